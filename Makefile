@@ -1,0 +1,63 @@
+# Indulgence Online. The two commands a newcomer needs:
+#   make run    set up everything and serve the site with bots on http://127.0.0.1:8000
+#   make test   set up everything and run the whole test suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test venv dev-venv lint format typecheck bench lock clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# The stamp files re-install only when the lock files change.
+$(VENV)/.runtime-installed: requirements.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.lock
+	touch $@
+
+$(VENV)/.dev-installed: requirements-dev.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.lock
+	touch $@ $(VENV)/.runtime-installed
+
+venv: $(VENV)/.runtime-installed
+dev-venv: $(VENV)/.dev-installed
+
+run: venv
+	$(BIN)/python manage.py migrate --no-input -v 0
+	$(BIN)/python manage.py bootstrap_demo
+	@echo "Indulgence Online is starting on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: dev-venv
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: dev-venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: dev-venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: dev-venv
+	$(BIN)/mypy engine games indulgence_site
+
+bench: dev-venv
+	$(BIN)/python -m engine.bench
+
+# Regenerate the lock files from pyproject.toml in throw-away virtualenvs.
+lock:
+	rm -rf /tmp/indulgence-lock && $(PYTHON) -m venv /tmp/indulgence-lock
+	$(PYTHON) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print('\n'.join(p['dependencies']))" > /tmp/indulgence-lock/runtime.in
+	$(PYTHON) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print('\n'.join(p['dependencies'] + p['optional-dependencies']['dev']))" > /tmp/indulgence-lock/dev.in
+	/tmp/indulgence-lock/bin/pip install --quiet -r /tmp/indulgence-lock/runtime.in
+	/tmp/indulgence-lock/bin/pip freeze > requirements.lock
+	/tmp/indulgence-lock/bin/pip install --quiet -r /tmp/indulgence-lock/dev.in
+	/tmp/indulgence-lock/bin/pip freeze > requirements-dev.lock
+	rm -rf /tmp/indulgence-lock
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage htmlcov

@@ -1,0 +1,8 @@
+"""WSGI entry point (gunicorn indulgence_site.wsgi)."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "indulgence_site.settings")
+application = get_wsgi_application()

@@ -1,0 +1,55 @@
+"""Suite-wide fixtures and the service gate for PostgreSQL and Redis tests."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+SERVICE_MARKERS = {
+    "postgres": ("POSTGRES_AVAILABLE", "PostgreSQL", "TEST_DATABASE_URL"),
+    "redis": ("REDIS_AVAILABLE", "Redis", "TEST_REDIS_URL"),
+}
+_service_skips: dict[str, int] = {name: 0 for name in SERVICE_MARKERS}
+
+
+def _require_services() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for marker, (flag, label, url_setting) in SERVICE_MARKERS.items():
+            if item.get_closest_marker(marker) is None or getattr(settings, flag):
+                continue
+            _service_skips[marker] += 1
+            reason = f"{label} is not reachable at {getattr(settings, url_setting)}"
+            if not _require_services():  # with REQUIRE_SERVICES, setup fails it instead
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if not _require_services():
+        return
+    for marker, (flag, label, url_setting) in SERVICE_MARKERS.items():
+        if item.get_closest_marker(marker) is not None and not getattr(settings, flag):
+            url = getattr(settings, url_setting)
+            pytest.fail(f"REQUIRE_SERVICES=1 but {label} is not reachable at {url}")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    database = settings.DATABASES["default"]
+    terminalreporter.write_line(
+        f"SERVICES: database={database['ENGINE'].rsplit('.', 1)[-1]} "
+        f"postgres={'reachable' if settings.POSTGRES_AVAILABLE else 'UNREACHABLE'} "
+        f"redis={'reachable' if settings.REDIS_AVAILABLE else 'UNREACHABLE'}"
+    )
+    skipped = sum(_service_skips.values())
+    if skipped:
+        detail = ", ".join(f"{n} {name}" for name, n in _service_skips.items() if n)
+        terminalreporter.write_line(
+            f"!!! SERVICE TESTS NOT RUN: {skipped} ({detail}): start the services or see README",
+            red=True,
+            bold=True,
+        )

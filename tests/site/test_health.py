@@ -1,0 +1,53 @@
+"""/healthz tells a person or a load balancer what works."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client, override_settings
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+
+@pytest.mark.django_db
+def test_it_reports_the_database_and_the_embedded_worker(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"]["status"] == "ok"
+    assert body["redis"] == {"status": "not_configured"}
+    assert body["worker"]["status"] == "embedded"
+
+
+@pytest.mark.django_db
+@pytest.mark.redis
+def test_it_reports_redis_up_and_no_worker_listening(
+    client: Client, settings: SettingsWrapper
+) -> None:
+    with override_settings(REDIS_URL=settings.TEST_REDIS_URL, CELERY_TASK_ALWAYS_EAGER=False):
+        from indulgence_site.celery import app
+
+        app.conf.broker_url = settings.TEST_REDIS_URL
+        try:
+            body = client.get("/healthz").json()
+        finally:
+            app.conf.broker_url = "memory://"
+    assert body["redis"] == {"status": "ok"}
+    # No worker consumes the test Redis database, so the site says so instead of "ok".
+    assert body["worker"]["status"] == "no_workers"
+    assert body["status"] == "degraded"
+
+
+@pytest.mark.django_db
+def test_it_reports_an_unreachable_redis_without_failing_the_request(client: Client) -> None:
+    with override_settings(REDIS_URL="redis://127.0.0.1:1/0", CELERY_TASK_ALWAYS_EAGER=False):
+        response = client.get("/healthz")
+    assert response.status_code == 200  # the database still works: keep serving
+    body = response.json()
+    assert body["redis"]["status"] == "error"
+    assert body["status"] == "degraded"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_suite_runs_on_postgresql_when_it_is_reachable(client: Client) -> None:
+    assert client.get("/healthz").json()["database"]["vendor"] == "postgresql"
