@@ -53,3 +53,24 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             red=True,
             bold=True,
         )
+
+
+def _uses_database(item: pytest.Item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(
+        fixtures & {"db", "transactional_db", "live_server"}
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """After every test that touched the database: each game's snapshot must equal a
+    replay of its seed and move log (the move log is the truth, the snapshot a cache)."""
+    result = yield
+    if _uses_database(item):
+        from tests.helpers import snapshot_mismatches
+
+        mismatches = snapshot_mismatches()
+        if mismatches:
+            pytest.fail("snapshot differs from replay for: " + "; ".join(mismatches))
+    return result

@@ -1,0 +1,77 @@
+"""Errors the services raise. Each has one HTTP status and one snake_case ``code``.
+
+The API maps them to ``{"code": ..., "detail": ...}``; web views show ``detail``.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    code = "error"
+    status = 400
+
+    def __init__(self, detail: str, *, code: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+
+
+class InvalidRequest(ServiceError):
+    code, status = "invalid_request", 400
+
+
+class IllegalActionError(ServiceError):
+    code, status = "illegal_action", 400
+
+
+class UnknownBot(ServiceError):
+    code, status = "unknown_bot", 400
+
+
+class NotSeated(ServiceError):
+    code, status = "not_seated", 403
+
+
+class Forbidden(ServiceError):
+    code, status = "forbidden", 403
+
+
+class NotFound(ServiceError):
+    code, status = "not_found", 404
+
+
+class NotYourTurn(ServiceError):
+    code, status = "not_your_turn", 409
+
+
+class VersionConflict(ServiceError):
+    code, status = "version_conflict", 409
+
+
+class GameNotActive(ServiceError):
+    code, status = "game_not_active", 409
+
+
+class GameFull(ServiceError):
+    code, status = "game_full", 409
+
+
+class AlreadySeated(ServiceError):
+    code, status = "already_seated", 409
+
+
+class NotOpen(ServiceError):
+    code, status = "not_open", 409
+
+
+class GameNotFinished(ServiceError):
+    code, status = "game_not_finished", 409
+
+
+class DisputeNotAllowed(ServiceError):
+    code, status = "dispute_not_allowed", 409
+
+
+class IdempotencyKeyReused(ServiceError):
+    code, status = "idempotency_key_reused", 422

@@ -1,0 +1,279 @@
+"""Reads. Everything a player is shown about a game passes through ``game_view``, which
+renders only the engine's per-seat view (engine.indulgence.view) plus public table facts
+(usernames, status, version). Hidden cards cannot leave through here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import F, QuerySet
+
+import engine.indulgence as rules
+from games.errors import GameNotFinished, InvalidRequest, NotFound
+from games.models import Game, GameStatus, Move, Rating, Seat, Variant
+
+AnyUser = User | AnonymousUser
+
+# The fields of api.md "The view" that only exist once cards are dealt.
+_UNDEALT_VIEW: dict[str, Any] = {
+    "round": None,
+    "hand_number": None,
+    "ruler_seat": None,
+    "phase": None,
+    "to_act": None,
+    "edict_row": [],
+    "edicts_in_play": [],
+    "sinner_seat": None,
+    "trump": None,
+    "indulgence_used": False,
+    "my_hand": [],
+    "current_trick": None,
+    "tricks": [],
+    "legal_actions": [],
+    "last_settlement": None,
+    "result": None,
+}
+
+
+def game_get(*, game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"There is no game {game_id}.")
+    return game
+
+
+def seat_of(*, game: Game, user: AnyUser) -> int | None:
+    """The seat a human user plays at this game (None for outsiders and anonymous users)."""
+    if not user.is_authenticated:
+        return None
+    for seat in _seats(game):
+        if seat.player.user_id == user.pk:
+            return seat.number
+    return None
+
+
+def game_view(*, game: Game, user: AnyUser, state: rules.State | None = None) -> dict[str, Any]:
+    """api.md "The view" for this user: their seat's view if seated, else a spectator's."""
+    my_seat = seat_of(game=game, user=user)
+    seats = _seats(game)
+    if game.snapshot is None:
+        view = dict(_UNDEALT_VIEW)
+        engine_seats: dict[int, dict[str, Any]] = {}
+    else:
+        if state is None:
+            state = rules.state_from_json(game.snapshot)
+        view = rules.view(state, my_seat)
+        engine_seats = {int(s["seat"]): s for s in view["seats"]}
+    view.update(
+        {
+            "id": game.pk,
+            "status": game.status,
+            "variant": game.variant,
+            "player_count": game.player_count,
+            "rated": game.rated,
+            "version": game.version,
+            "my_seat": my_seat,
+            "seed_commitment": game.seed_commitment,
+            "turn_timeout_seconds": game.turn_timeout_seconds,
+            "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+            "seats": [_seat_entry(seat, engine_seats.get(seat.number)) for seat in seats],
+            "open_seats": game.player_count - len(seats),
+        }
+    )
+    if game.status == GameStatus.VOID:
+        view["legal_actions"] = []
+    return view
+
+
+def _seat_entry(seat: Seat, engine_seat: dict[str, Any] | None) -> dict[str, Any]:
+    entry = {
+        "seat": seat.number,
+        "username": seat.player.user.get_username(),
+        "display_name": str(seat.player),
+        "is_bot": seat.player.is_bot,
+        "bot_kind": seat.bot_kind or None,
+        "florins": None,
+        "papal_bull_available": None,
+    }
+    if engine_seat is not None:
+        entry.update({k: v for k, v in engine_seat.items() if k != "seat"})
+    return entry
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("player__user").order_by("number"))
+
+
+def game_list(*, user: AnyUser, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
+    games = Game.objects.prefetch_related("seats__player__user").order_by("-created_at", "-id")
+    if status is not None:
+        if status not in GameStatus.values:
+            raise InvalidRequest(f"status must be one of {', '.join(GameStatus.values)}.")
+        games = games.filter(status=status)
+    if mine:
+        if not user.is_authenticated:
+            return games.none()
+        games = games.filter(seats__player__user=user).distinct()
+    return games
+
+
+def game_summary(*, game: Game, user: AnyUser) -> dict[str, Any]:
+    """A lobby line: who sits where and whose turn it is, without any cards."""
+    seats = sorted(game.seats.all(), key=lambda s: s.number)
+    my_seat = next(
+        (s.number for s in seats if user.is_authenticated and s.player.user_id == user.pk),
+        None,
+    )
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "variant": game.variant,
+        "player_count": game.player_count,
+        "rated": game.rated,
+        "version": game.version,
+        "seats": [
+            {"seat": s.number, "username": s.player.user.get_username(), "is_bot": s.player.is_bot}
+            for s in seats
+        ],
+        "open_seats": game.player_count - len(seats),
+        "to_act": game.to_act_seat,
+        "my_seat": my_seat,
+        "my_turn": my_seat is not None and my_seat == game.to_act_seat,
+        "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+        "created_at": game.created_at.isoformat(),
+    }
+
+
+def game_moves_public(*, game: Game, user: AnyUser) -> list[dict[str, Any]]:
+    """The move log as this user may see it: cards of a face-down trick that is not yet
+    complete are hidden, except the user's own."""
+    moves = list(game.moves.order_by("seq"))
+    hidden: set[int] = set()
+    if game.snapshot is not None:
+        view = rules.view(rules.state_from_json(game.snapshot), seat_of(game=game, user=user))
+        trick = view.get("current_trick") or {"plays": []}
+        plays = trick["plays"]
+        play_moves = (
+            [m for m in moves if m.action.get("type") == "play"][-len(plays) :] if plays else []
+        )
+        hidden = {
+            move.seq
+            for move, play in zip(play_moves, plays, strict=True)
+            if play.get("card") is None
+        }
+    return [_move_entry(move, hide_card=move.seq in hidden) for move in moves]
+
+
+def _move_entry(move: Move, *, hide_card: bool = False) -> dict[str, Any]:
+    action = dict(move.action)
+    if hide_card:
+        action["card"] = None
+    return {
+        "seq": move.seq,
+        "seat": move.seat,
+        "action": action,
+        "actor": move.actor_kind,
+        "bot": move.bot_name or None,
+        "at": move.created_at.isoformat(),
+    }
+
+
+def game_export(*, game: Game, user: AnyUser) -> dict[str, Any]:
+    """api.md "The full record": finished (or void) games, or any game for staff."""
+    is_staff = bool(getattr(user, "is_staff", False))
+    if game.status not in (GameStatus.FINISHED, GameStatus.VOID) and not is_staff:
+        raise GameNotFinished("The full record is published when the game has finished.")
+    if game.snapshot is None:
+        raise GameNotFinished("This game has not started: there is no record yet.")
+    record = rules.full_record(rules.state_from_json(game.snapshot))
+    record.update(
+        {
+            "id": game.pk,
+            "status": game.status,
+            "seats": [
+                {
+                    "seat": s.number,
+                    "username": s.player.user.get_username(),
+                    "is_bot": s.player.is_bot,
+                }
+                for s in _seats(game)
+            ],
+            "moves": [
+                {"seq": m.seq, "seat": m.seat, "action": m.action, "at": m.created_at.isoformat()}
+                for m in game.moves.order_by("seq")
+            ],
+        }
+    )
+    return record
+
+
+def record_replay(
+    *, player_count: int, variant: str, seed: str, moves: list[dict[str, Any]]
+) -> rules.State:
+    """Rebuild a game from its seed and server move log (``advance`` steps included)."""
+    state = rules.new_game(player_count, variant, seed)
+    for move in moves:
+        if move["action"].get("type") == "advance":
+            state = rules.advance(state)
+        else:
+            state = rules.apply(state, move["seat"], move["action"])
+    return state
+
+
+def record_verify(record: dict[str, Any]) -> list[str]:
+    """Check an exported record against the rules: the seed matches its commitment, and
+    replaying seed + moves gives the same deals, tricks, payments and result.
+    Returns the problems found (empty: the record is consistent)."""
+    problems: list[str] = []
+    if rules.seed_commitment(record["seed"]) != record["seed_commitment"]:
+        problems.append("the seed does not match the published seed commitment")
+    try:
+        state = record_replay(
+            player_count=record["player_count"],
+            variant=record["variant"],
+            seed=record["seed"],
+            moves=record["moves"],
+        )
+    except rules.IllegalAction as exc:
+        return [*problems, f"the move log does not replay: {exc.message}"]
+    replayed = rules.full_record(state)
+    for key in ("first_ruler", "result"):
+        if replayed[key] != record[key]:
+            problems.append(f"{key}: record says {record[key]!r}, replay gives {replayed[key]!r}")
+    if len(replayed["hands"]) != len(record["hands"]):
+        problems.append(
+            f"the record has {len(record['hands'])} hands, the replay {len(replayed['hands'])}"
+        )
+    for mine, theirs in zip(replayed["hands"], record["hands"], strict=False):
+        for key in sorted(set(mine) | set(theirs)):
+            if mine.get(key) != theirs.get(key):
+                problems.append(f"hand {theirs.get('number')}: {key} differs from the replay")
+    return problems
+
+
+def leaderboard(*, variant: str, player_count: int, limit: int = 100) -> list[dict[str, Any]]:
+    if variant not in Variant.values:
+        raise InvalidRequest("variant must be 'basic' or 'expert'.")
+    if player_count not in (3, 4):
+        raise InvalidRequest("player_count must be 3 or 4.")
+    ratings = (
+        Rating.objects.filter(variant=variant, player_count=player_count)
+        .select_related("player__user")
+        .annotate(conservative=F("mu") - 3 * F("sigma"))
+        .order_by("-conservative", "player__user__username")[:limit]
+    )
+    return [
+        {
+            "rank": position,
+            "username": rating.player.user.get_username(),
+            "display_name": str(rating.player),
+            "is_bot": rating.player.is_bot,
+            "rating": round(rating.ordinal, 2),
+            "mu": round(rating.mu, 3),
+            "sigma": round(rating.sigma, 3),
+            "games": rating.games,
+        }
+        for position, rating in enumerate(ratings, start=1)
+    ]

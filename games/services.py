@@ -1,0 +1,561 @@
+"""The only code that changes games. Every writer here follows one pattern:
+
+1. open a transaction and lock the game row (``select_for_update``) so that two requests
+   for one game are serialised: the second sees the first's result, never a half;
+2. check who is asking and the ``version`` they saw (stale commands are refused);
+3. apply the change through the engine, append the ``Move``, save the snapshot, bump
+   the version;
+4. after commit, queue what follows (bot turn, hand settlement), never before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import engine.indulgence as rules
+from games import bots, selectors
+from games.errors import (
+    AlreadySeated,
+    DisputeNotAllowed,
+    Forbidden,
+    GameFull,
+    GameNotActive,
+    IdempotencyKeyReused,
+    IllegalActionError,
+    InvalidRequest,
+    NotFound,
+    NotOpen,
+    NotSeated,
+    NotYourTurn,
+    UnknownBot,
+    VersionConflict,
+)
+from games.models import (
+    ActorKind,
+    ApiToken,
+    Dispute,
+    Game,
+    GameStatus,
+    HandSettlement,
+    IdempotencyRecord,
+    Move,
+    Player,
+    Rating,
+    RatingChange,
+    Seat,
+    TokenScope,
+    Variant,
+)
+
+MIN_TURN_TIMEOUT_SECONDS = 60
+MAX_TURN_TIMEOUT_SECONDS = 30 * 24 * 3600
+DISPUTE_WINDOW = timedelta(days=7)
+MAX_DISPUTE_REASON = 4000
+TOKEN_PREFIX = "ind_"  # noqa: S105 (a marker that makes leaked tokens greppable)
+TOKEN_TOUCH_INTERVAL = timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    game: Game
+    view: dict[str, Any]
+    replayed: bool
+
+
+# --- players and accounts ---------------------------------------------------------------
+
+
+def player_ensure(*, user: User, is_bot: bool = False, bot_kind: str = "") -> Player:
+    """The user's Player profile, created on first use; ``is_bot`` only ever adds the flag."""
+    player, _ = Player.objects.get_or_create(
+        user=user, defaults={"display_name": user.get_username()}
+    )
+    if is_bot and (not player.is_bot or (bot_kind and player.bot_kind != bot_kind)):
+        player.is_bot = True
+        player.bot_kind = bot_kind or player.bot_kind
+        player.save(update_fields=["is_bot", "bot_kind"])
+    return player
+
+
+def bot_player(*, kind: str) -> Player:
+    """The shared account a built-in bot plays under (``bot-<kind>``)."""
+    user, _ = get_user_model().objects.get_or_create(username=f"bot-{kind}")
+    if user.has_usable_password():
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return player_ensure(user=user, is_bot=True, bot_kind=kind)
+
+
+# --- creating, joining, starting ----------------------------------------------------------
+
+
+def game_create(
+    *,
+    creator: User,
+    player_count: int,
+    variant: str = Variant.BASIC,
+    turn_timeout_seconds: int | None = None,
+    bots: Sequence[tuple[int, str]] = (),
+    rated: bool = True,
+    seed: str | None = None,
+) -> Game:
+    """Create a game with the creator in seat 0 and built-in bots where asked."""
+    if player_count not in (3, 4):
+        raise InvalidRequest("player_count must be 3 or 4.")
+    if variant not in Variant.values:
+        raise InvalidRequest("variant must be 'basic' or 'expert'.")
+    if turn_timeout_seconds is not None and not (
+        MIN_TURN_TIMEOUT_SECONDS <= turn_timeout_seconds <= MAX_TURN_TIMEOUT_SECONDS
+    ):
+        raise InvalidRequest(
+            f"turn_timeout_seconds must be between {MIN_TURN_TIMEOUT_SECONDS} and "
+            f"{MAX_TURN_TIMEOUT_SECONDS} (30 days)."
+        )
+    if seed is not None:
+        if rated:
+            raise InvalidRequest("A seed may only be chosen for unrated games (rated: false).")
+        if not 1 <= len(seed) <= 128:
+            raise InvalidRequest("seed must be 1 to 128 characters long.")
+    bot_seats = _validate_bot_seats(bots, player_count)
+
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=variant,
+            player_count=player_count,
+            rated=rated,
+            seed=seed if seed is not None else secrets.token_hex(16),
+            turn_timeout_seconds=turn_timeout_seconds,
+            created_by=creator,
+            version=1,
+        )
+        game.seed_commitment = rules.seed_commitment(game.seed)
+        game.save(update_fields=["seed_commitment"])
+        Seat.objects.create(game=game, number=0, player=player_ensure(user=creator))
+        for number, kind in bot_seats:
+            Seat.objects.create(
+                game=game, number=number, player=bot_player(kind=kind), bot_kind=kind
+            )
+        if len(bot_seats) == player_count - 1:
+            _game_start(game)
+    return game
+
+
+def _validate_bot_seats(
+    requested: Sequence[tuple[int, str]], player_count: int
+) -> list[tuple[int, str]]:
+    available = bots.available_kinds()
+    seen: set[int] = set()
+    for number, kind in requested:
+        if not 1 <= number < player_count:
+            raise InvalidRequest(
+                f"Bot seats must be between 1 and {player_count - 1}; seat 0 is yours."
+            )
+        if number in seen:
+            raise InvalidRequest(f"Seat {number} was given two bots.")
+        if kind not in available:
+            names = ", ".join(sorted(available))
+            raise UnknownBot(f"There is no built-in bot called {kind!r}; available: {names}.")
+        seen.add(number)
+    return sorted(requested)
+
+
+def game_join(*, game_id: int, user: User) -> Game:
+    """Take the first free seat; the game starts by itself when the last seat is filled."""
+    with transaction.atomic():
+        # Locked so two people joining at once cannot both take the last seat.
+        game = _lock_game(game_id)
+        seats = list(game.seats.select_related("player__user"))
+        if any(seat.player.user_id == user.pk for seat in seats):
+            raise AlreadySeated("You already have a seat at this game.")
+        if game.status != GameStatus.OPEN:
+            if len(seats) >= game.player_count:
+                raise GameFull("Every seat at this game is taken.")
+            raise NotOpen(
+                f"This game is {game.get_status_display().lower()}, not open for joining."
+            )
+        taken = {seat.number for seat in seats}
+        number = min(set(range(game.player_count)) - taken)
+        Seat.objects.create(game=game, number=number, player=player_ensure(user=user))
+        game.version += 1
+        if len(seats) + 1 == game.player_count:
+            _game_start(game)
+        else:
+            game.save(update_fields=["version", "updated_at"])
+    return game
+
+
+def _game_start(game: Game) -> None:
+    """Deal the first hand. Called under the game's lock, inside the caller's transaction."""
+    state = rules.new_game(game.player_count, game.variant, game.seed)
+    game.status = GameStatus.IN_PROGRESS
+    game.started_at = timezone.now()
+    _store_state(game, state)
+    game.save()
+    _schedule_next_step(game, state)
+
+
+# --- moves --------------------------------------------------------------------------------
+
+
+def action_submit(
+    *,
+    game_id: int,
+    user: User,
+    action: Any,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> ActionResult:
+    """Apply a seated player's action. A rejected action changes nothing."""
+    request_hash = _request_hash(game_id, action, expected_version)
+    with transaction.atomic():
+        # Locked: one move at a time per game; a concurrent duplicate waits, then fails
+        # the version or turn check (or finds its idempotency record) instead of racing.
+        game = _lock_game(game_id)
+        if idempotency_key is not None:
+            record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+            if record is not None:
+                if record.request_hash != request_hash:
+                    raise IdempotencyKeyReused(
+                        "This Idempotency-Key was already used for a different request."
+                    )
+                return ActionResult(game=game, view=record.response, replayed=True)
+        seat = _human_seat(game, user)
+        if game.status != GameStatus.IN_PROGRESS:
+            raise GameNotActive(f"This game is {game.get_status_display().lower()}; no moves now.")
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflict(
+                f"The game is at version {game.version}, not {expected_version}: "
+                "fetch the game and decide again."
+            )
+        state = _load_state(game)
+        _check_turn(state, seat.number)
+        new_state = _apply(state, seat.number, action)
+        _append_move(game, seat=seat.number, action=action, actor_kind=ActorKind.HUMAN, user=user)
+        seat.autopilot_streak = 0
+        seat.save(update_fields=["autopilot_streak"])
+        _store_state(game, new_state)
+        game.save()
+        view = selectors.game_view(game=game, user=user, state=new_state)
+        if idempotency_key is not None:
+            IdempotencyRecord.objects.create(
+                user=user, key=idempotency_key, game=game, request_hash=request_hash, response=view
+            )
+        _schedule_next_step(game, new_state)
+    return ActionResult(game=game, view=view, replayed=False)
+
+
+def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
+    """Let the bot whose turn it is move. Returns False (and does nothing) when stale."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.version != expected_version or game.status != GameStatus.IN_PROGRESS:
+        return False
+    state = _load_state(game)
+    number = rules.to_act(state)
+    seat = game.seats.filter(number=number).first() if number is not None else None
+    if seat is None or not seat.bot_kind:
+        return False
+    # The bot thinks outside the transaction: it sees only its seat's view, and its
+    # answer is applied below only if the game has not moved meanwhile.
+    view = rules.view(state, seat.number)
+    rng = random.Random(_derive_int(game.seed, f"bot:{game.move_count}"))
+    action = bots.choose(seat.bot_kind, view, rng)
+    with transaction.atomic():
+        game = _lock_game(game_id)  # Locked: the version check and the append are one step.
+        if game.version != expected_version:
+            return False
+        new_state = _apply(state, seat.number, action)
+        _append_move(
+            game,
+            seat=seat.number,
+            action=action,
+            actor_kind=ActorKind.BOT,
+            bot_name=seat.bot_kind,
+            bot_version=bots.version(seat.bot_kind),
+        )
+        _store_state(game, new_state)
+        game.save()
+        _schedule_next_step(game, new_state)
+    return True
+
+
+def hand_settle(*, game_id: int, hand_number: int) -> bool:
+    """Settle a finished hand and deal the next one, exactly once per hand."""
+    with transaction.atomic():
+        # Locked: settlement is claimed by whoever holds the lock and finds it still due;
+        # a second delivery of the same task then finds nothing to do.
+        game = _lock_game(game_id)
+        if game.status != GameStatus.IN_PROGRESS:
+            return False
+        state = _load_state(game)
+        if rules.to_act(state) is not None or rules.is_over(state):
+            return False
+        if rules.view(state, None)["hand_number"] != hand_number:
+            return False
+        new_state = rules.advance(state)
+        hand = rules.full_record(new_state)["hands"][hand_number - 1]
+        try:
+            with transaction.atomic():
+                HandSettlement.objects.create(
+                    game=game,
+                    hand_number=hand_number,
+                    payments=hand["payments"],
+                    florins_after=hand["florins_after"],
+                )
+        except IntegrityError:
+            return False  # already settled: the unique row is the claim
+        _append_move(game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM)
+        _store_state(game, new_state)
+        game.save()
+        _schedule_next_step(game, new_state)
+    return True
+
+
+def _schedule_next_step(game: Game, state: rules.State) -> None:
+    """After commit, queue whatever the new state waits for: a settlement or a bot."""
+    from games import tasks
+
+    if game.status != GameStatus.IN_PROGRESS:
+        return
+    if game.to_act_seat is None:
+        hand_number = int(rules.view(state, None)["hand_number"])
+        tasks.enqueue_on_commit(tasks.hand_settle, game.pk, hand_number)
+        return
+    seat = game.seats.filter(number=game.to_act_seat).first()
+    if seat is not None and seat.bot_kind:
+        tasks.enqueue_on_commit(tasks.bot_turn, game.pk, game.version)
+
+
+def _game_finish(game: Game, state: rules.State) -> None:
+    game.status = GameStatus.FINISHED
+    game.finished_at = timezone.now()
+    game.result = rules.result(state)
+    game.turn_deadline = None
+    if game.rated:
+        _ratings_update(game)
+
+
+def _ratings_update(game: Game) -> None:
+    """OpenSkill (Plackett-Luce) update for every distinct account at the table."""
+    from openskill.models import PlackettLuce
+
+    assert game.result is not None
+    model = PlackettLuce()
+    florins = {int(seat): amount for seat, amount in game.result["florins"].items()}
+    winner = int(game.result["winner_seat"])
+    # Rank by florins; the winner (after the engine's tie-break) is alone in first place.
+    order = sorted(florins, key=lambda s: (s != winner, -florins[s]))
+    rank_of_seat: dict[int, int] = {}
+    for position, seat_number in enumerate(order):
+        previous = order[position - 1] if position else None
+        same = (
+            previous is not None
+            and previous != winner
+            and florins[previous] == florins[seat_number]
+        )
+        rank_of_seat[seat_number] = (
+            rank_of_seat[previous] if same and previous is not None else position + 1
+        )
+    best_rank: dict[int, int] = {}
+    for seat in game.seats.all():
+        rank = rank_of_seat[seat.number]
+        best_rank[seat.player_id] = min(rank, best_rank.get(seat.player_id, rank))
+    player_ids = sorted(best_rank)
+    ratings = []
+    for player_id in player_ids:
+        rating, _ = Rating.objects.select_for_update().get_or_create(
+            player_id=player_id,
+            variant=game.variant,
+            player_count=game.player_count,
+            defaults={"mu": model.mu, "sigma": model.sigma},
+        )
+        ratings.append(rating)
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    updated = model.rate(teams, ranks=[best_rank[p] for p in player_ids])
+    for rating, [new] in zip(ratings, updated, strict=True):
+        RatingChange.objects.create(
+            game=game,
+            rating=rating,
+            mu_before=rating.mu,
+            sigma_before=rating.sigma,
+            mu_after=new.mu,
+            sigma_after=new.sigma,
+        )
+        rating.mu, rating.sigma = new.mu, new.sigma
+        rating.games += 1
+        rating.save()
+
+
+# --- disputes -----------------------------------------------------------------------------
+
+
+def dispute_create(*, game_id: int, user: User, reason: str) -> Dispute:
+    reason = reason.strip()
+    if not reason:
+        raise InvalidRequest("Say what went wrong: the reason may not be empty.")
+    if len(reason) > MAX_DISPUTE_REASON:
+        raise InvalidRequest(f"The reason may be at most {MAX_DISPUTE_REASON} characters long.")
+    with transaction.atomic():
+        game = _lock_game(game_id)  # Locked so the status read is the one we act on.
+        if not game.seats.filter(player__user=user).exists():
+            raise NotSeated("Only players seated at this game can dispute it.")
+        if game.status == GameStatus.FINISHED:
+            assert game.finished_at is not None
+            if timezone.now() - game.finished_at > DISPUTE_WINDOW:
+                raise DisputeNotAllowed("Games can be disputed up to 7 days after they end.")
+        elif game.status != GameStatus.IN_PROGRESS:
+            raise DisputeNotAllowed(
+                f"A {game.get_status_display().lower()} game cannot be disputed."
+            )
+        return Dispute.objects.create(game=game, opened_by=user, reason=reason)
+
+
+# --- API tokens ---------------------------------------------------------------------------
+
+
+def _token_hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def token_issue(
+    *, user: User, name: str = "", scopes: Sequence[str] = ("read", "play")
+) -> tuple[ApiToken, str]:
+    """Create a token; the clear text is returned once and never stored."""
+    unknown = set(scopes) - set(TokenScope.values)
+    if unknown or not scopes:
+        raise InvalidRequest(f"Scopes must be chosen from {', '.join(TokenScope.values)}.")
+    if len(name) > 64:
+        raise InvalidRequest("A token name may be at most 64 characters long.")
+    raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user,
+        name=name,
+        token_hash=_token_hash(raw),
+        prefix=raw[:12],
+        scopes=sorted(set(scopes)),
+    )
+    return token, raw
+
+
+def token_revoke(*, token_id: int, user: User) -> None:
+    updated = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    if not updated and not ApiToken.objects.filter(pk=token_id, user=user).exists():
+        raise NotFound("You have no token with that id.")
+
+
+def token_authenticate(*, raw: str) -> ApiToken | None:
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(token_hash=_token_hash(raw), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > TOKEN_TOUCH_INTERVAL:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _lock_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"There is no game {game_id}.")
+    return game
+
+
+def _human_seat(game: Game, user: User) -> Seat:
+    seat = game.seats.filter(player__user=user).first()
+    if seat is None:
+        raise NotSeated("You are not seated at this game.")
+    if seat.bot_kind and not seat.player.is_bot:
+        raise Forbidden(
+            f"Your seat is played by the {seat.bot_kind} bot for the rest of this game."
+        )
+    return seat
+
+
+def _check_turn(state: rules.State, seat_number: int) -> None:
+    to_act = rules.to_act(state)
+    if to_act == seat_number:
+        return
+    if to_act is None:
+        raise NotYourTurn("The hand is being settled; the next hand is dealt in a moment.")
+    raise NotYourTurn(f"It is seat {to_act}'s turn, not yours (seat {seat_number}).")
+
+
+def _apply(state: rules.State, seat_number: int, action: Any) -> rules.State:
+    try:
+        return rules.apply(state, seat_number, action)
+    except rules.IllegalAction as exc:
+        raise IllegalActionError(exc.message) from exc
+
+
+def _append_move(
+    game: Game,
+    *,
+    seat: int | None,
+    action: Any,
+    actor_kind: str,
+    user: User | None = None,
+    bot_name: str = "",
+    bot_version: str = "",
+) -> Move:
+    game.move_count += 1
+    game.version += 1
+    return Move.objects.create(
+        game=game,
+        seq=game.move_count,
+        seat=seat,
+        action=action,
+        actor_kind=actor_kind,
+        actor_user=user,
+        bot_name=bot_name,
+        bot_version=bot_version,
+        version_after=game.version,
+    )
+
+
+def _load_state(game: Game) -> rules.State:
+    if game.snapshot is None:
+        raise GameNotActive("This game has not started yet.")
+    return rules.state_from_json(game.snapshot)
+
+
+def _store_state(game: Game, state: rules.State) -> None:
+    """Cache the state on the row, with what lobbies and deadline sweeps read from it."""
+    game.snapshot = rules.state_to_json(state)
+    game.to_act_seat = rules.to_act(state)
+    if game.to_act_seat is not None and game.turn_timeout_seconds:
+        game.turn_deadline = timezone.now() + timedelta(seconds=game.turn_timeout_seconds)
+    else:
+        game.turn_deadline = None
+    if rules.is_over(state) and game.status == GameStatus.IN_PROGRESS:
+        _game_finish(game, state)
+
+
+def _request_hash(game_id: int, action: Any, expected_version: int | None) -> str:
+    body = json.dumps([game_id, action, expected_version], sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _derive_int(seed: str, label: str) -> int:
+    return int.from_bytes(hmac.new(seed.encode(), label.encode(), hashlib.sha256).digest(), "big")

@@ -1,0 +1,58 @@
+"""Helpers shared by the server tests."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import engine.indulgence as rules
+from games import selectors, services
+from games.models import Game, GameStatus
+
+
+def snapshot_mismatches() -> list[str]:
+    """Games whose stored snapshot is not what replaying seed + moves gives."""
+    problems = []
+    for game in Game.objects.exclude(snapshot=None):
+        moves = [{"seat": m.seat, "action": m.action} for m in game.moves.order_by("seq")]
+        state = selectors.record_replay(
+            player_count=game.player_count, variant=game.variant, seed=game.seed, moves=moves
+        )
+        if rules.state_to_json(state) != game.snapshot:
+            problems.append(f"game {game.pk} ({len(moves)} moves)")
+    return problems
+
+
+def play_humans_until(
+    game: Game,
+    users: dict[int, Any],
+    *,
+    stop_seat: int | None = None,
+    rng: random.Random | None = None,
+    max_moves: int = 5000,
+) -> Game:
+    """Play random legal moves for the human seats given until the game ends (or until
+    ``stop_seat`` is to act). Settlements and bot turns run through the real services."""
+    rng = rng or random.Random(0)
+    for _ in range(max_moves):
+        game.refresh_from_db()
+        if game.status != GameStatus.IN_PROGRESS:
+            return game
+        to_act = game.to_act_seat
+        if to_act is None:
+            view = selectors.game_view(game=game, user=users[min(users)])
+            services.hand_settle(game_id=game.pk, hand_number=view["hand_number"])
+            continue
+        if to_act == stop_seat:
+            return game
+        if game.seats.get(number=to_act).bot_kind:
+            services.bot_turn_play(game_id=game.pk, expected_version=game.version)
+            continue
+        if to_act not in users:
+            raise AssertionError(f"seat {to_act} is to act but no user plays it")
+        view = selectors.game_view(game=game, user=users[to_act])
+        action = rng.choice(view["legal_actions"])
+        services.action_submit(
+            game_id=game.pk, user=users[to_act], action=action, expected_version=game.version
+        )
+    raise AssertionError("the game did not end")
