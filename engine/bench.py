@@ -1,0 +1,226 @@
+"""Benchmark the engine: ``python -m engine.bench [--runs 5] [--seconds 1.0] [--clock wall]``.
+
+Prints the median over ``--runs`` rounds of:
+
+- the fast path: whole random games (deals from an ``rng``), hands/s and tricks/s, for
+  4 players basic and expert and 3 players basic; random playouts of hand 1 from a
+  dealt ``State`` (what a Monte Carlo bot does), hands/s;
+- the validated path: ``apply`` decisions/s over recorded random games (only the
+  ``apply`` calls are timed), and ``legal_actions`` + ``apply`` together;
+- if OpenSpiel (``pyspiel``) is importable: ``oh_hell`` with players=4, num_suits=4,
+  num_cards_per_suit=9, random play driven from Python, hands/s and tricks/s, both with
+  its default random number of tricks per hand (1..8) and with num_tricks_fixed=8 (the
+  most 36 cards allow beside the trump card), and the ratios fast path / OpenSpiel.
+
+Each round times every figure once (interleaved), so that a busy machine slows all of
+them alike and the ratios stay fair. ``--clock cpu`` times with the process's CPU time
+instead of the wall clock (steadier when other processes compete for the cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine import indulgence as game
+from engine.indulgence import fast
+
+Clock = Callable[[], float]
+Measure = Callable[[float, Clock], tuple[float, float]]
+"""Runs for about the given seconds; returns (units done, seconds measured)."""
+
+
+class _Counter:
+    """Tricks and hands seen by a measure (for tricks per hand)."""
+
+    def __init__(self) -> None:
+        self.tricks = 0
+        self.hands = 0
+
+    def per_hand(self) -> float:
+        return self.tricks / max(1, self.hands)
+
+
+def _fast_games(players: int, variant: str, seed: int, counter: _Counter) -> Measure:
+    rng = random.Random(seed)
+
+    def measure(seconds: float, clock: Clock) -> tuple[float, float]:
+        hands = 0
+        start = clock()
+        while True:
+            out = fast.random_game(players, variant, rng)
+            hands += out.hands_played
+            counter.tricks += out.tricks_played
+            counter.hands += out.hands_played
+            elapsed = clock() - start
+            if elapsed >= seconds:
+                return hands, elapsed
+
+    return measure
+
+
+def _fast_playouts(players: int, variant: str, seed: int) -> Measure:
+    rng = random.Random(seed)
+    states = [game.new_game(players, variant, f"bench-{i}") for i in range(64)]
+
+    def measure(seconds: float, clock: Clock) -> tuple[float, float]:
+        count = 0
+        start = clock()
+        while True:
+            for state in states:
+                fast.playout(state, rng)
+            count += len(states)
+            elapsed = clock() - start
+            if elapsed >= seconds:
+                return count, elapsed
+
+    return measure
+
+
+def recorded_decisions(games: int, seed: int) -> list[tuple[game.State, int, dict[str, Any]]]:
+    """(state, seat, action) of every player decision of some random games."""
+    rng = random.Random(seed)
+    triples = []
+    for i in range(games):
+        state = game.new_game(4 if i % 2 else 3, "expert" if i % 3 else "basic", f"bench-{i}")
+        while not game.is_over(state):
+            seat = game.to_act(state)
+            if seat is None:
+                state = game.advance(state)
+                continue
+            action = rng.choice(game.legal_actions(state, seat))
+            triples.append((state, seat, action))
+            state = game.apply(state, seat, action)
+    return triples
+
+
+def _validated(triples: list[tuple[game.State, int, dict[str, Any]]], with_legal: bool) -> Measure:
+    apply = game.apply
+    legal = game.legal_actions
+
+    def measure(seconds: float, clock: Clock) -> tuple[float, float]:
+        count = 0
+        elapsed = 0.0
+        while elapsed < seconds:
+            start = clock()
+            if with_legal:
+                for state, seat, action in triples:
+                    legal(state, seat)
+                    apply(state, seat, action)
+            else:
+                for state, seat, action in triples:
+                    apply(state, seat, action)
+            elapsed += clock() - start
+            count += len(triples)
+        return count, elapsed
+
+    return measure
+
+
+def _openspiel(params: dict[str, int], seed: int, counter: _Counter) -> Measure | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    spiel_game = pyspiel.load_game("oh_hell", params)
+    rng = random.Random(seed)
+
+    def measure(seconds: float, clock: Clock) -> tuple[float, float]:
+        hands = 0
+        start = clock()
+        while True:
+            state = spiel_game.new_initial_state()
+            plays = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                else:
+                    actions = state.legal_actions()
+                    state.apply_action(actions[rng.randrange(len(actions))])
+                    plays += 1
+            hands += 1
+            counter.hands += 1
+            counter.tricks += (plays - 4) // 4  # 4 bids, then 4 cards a trick
+            elapsed = clock() - start
+            if elapsed >= seconds:
+                return hands, elapsed
+
+    return measure
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.bench", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--runs", type=int, default=5, help="rounds (the median is reported)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
+    parser.add_argument("--games", type=int, default=40, help="random games recorded for apply")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    args = parser.parse_args(argv)
+    clock: Clock = time.perf_counter if args.clock == "wall" else time.process_time
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    print(
+        f"engine.bench: Python {platform.python_version()}, {os.cpu_count()} CPUs (load {load}),"
+        f" {args.runs} rounds x {args.seconds:g} s per figure, {args.clock} clock, medians"
+    )
+
+    counters: dict[str, _Counter] = {}
+    measures: dict[str, Measure] = {}
+    for players, variant in ((4, "basic"), (4, "expert"), (3, "basic")):
+        name = f"fast path, random games {players}p {variant}"
+        counters[name] = _Counter()
+        measures[name] = _fast_games(players, variant, 1, counters[name])
+    measures["fast path, playouts from a dealt State 4p expert"] = _fast_playouts(4, "expert", 2)
+    triples = recorded_decisions(args.games, seed=3)
+    measures["validated apply"] = _validated(triples, with_legal=False)
+    measures["validated legal_actions + apply"] = _validated(triples, with_legal=True)
+    base = {"players": 4, "num_suits": 4, "num_cards_per_suit": 9}
+    spiel_names = []
+    for label, params in (
+        ("default", base),
+        ("num_tricks_fixed=8", {**base, "num_tricks_fixed": 8}),
+    ):
+        name = f"OpenSpiel oh_hell 4p 36 cards, {label}"
+        counters[name] = _Counter()
+        spiel = _openspiel(params, 4, counters[name])
+        if spiel is not None:
+            measures[name] = spiel
+            spiel_names.append(name)
+
+    rates: dict[str, list[float]] = {name: [] for name in measures}
+    for measure in measures.values():
+        measure(min(0.2, args.seconds), clock)  # warm up
+    for _ in range(args.runs):
+        for name, measure in measures.items():
+            units, elapsed = measure(args.seconds, clock)
+            rates[name].append(units / elapsed)
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+
+    for name, rate in medians.items():
+        unit = "decisions/s" if name.startswith("validated") else "hands/s"
+        line = f"{name:50} {rate:10,.0f} {unit}"
+        if name in counters:
+            per_hand = counters[name].per_hand()
+            line += f"  ({per_hand:.2f} tricks/hand, {rate * per_hand:,.0f} tricks/s)"
+        if name == "validated apply":
+            line += f"  ({len(triples)} recorded decisions)"
+        print(line)
+    if not spiel_names:
+        print("OpenSpiel (pyspiel) is not installed: no oh_hell comparison")
+    for spiel_name in spiel_names:
+        for players_variant in ("4p basic", "4p expert"):
+            fast_name = f"fast path, random games {players_variant}"
+            ratio = medians[fast_name] / medians[spiel_name]
+            print(f"ratio {fast_name} / {spiel_name}: {ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

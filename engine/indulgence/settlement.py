@@ -1,0 +1,572 @@
+"""Scoring, shared by the validated rules and the fast path.
+
+Both paths describe a hand in progress as a :class:`Progress` (bit sets of what each
+seat took, what is still unplayed, trick counts...) and ask this module whether the hand
+is decided (early end), which tie must be resolved next, and what the settlement is.
+
+Early end (house, docs/engine.md): after each completed trick the hand ends when its
+settlement is already determined whatever happens to the remaining cards, where
+"whatever happens" = any assignment of every unplayed card and remaining trick to any
+seat, ignoring what play could actually achieve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.cards import FAMILY_MASKS, FAMILY_PLURALS, FULL_DECK
+from engine.indulgence.edicts import (
+    CATALOG,
+    PAPAL_BULL_FAILURE,
+    Edict,
+    named_families_mask,
+    scoring_cards,
+)
+from engine.indulgence.state import Payment, Play, Settlement
+
+UNDECIDED = 0
+SUCCESS = 1
+FAIL = 2
+
+
+class Progress(NamedTuple):
+    """Where a hand stands between tricks (or at its end).
+
+    Every card is either ``remaining`` (still in a hand) or in exactly one ``taken``
+    set: progress is only looked at between tricks.
+    """
+
+    taken: Sequence[int]  # card set taken per seat
+    remaining: int  # cards not yet played (still in hands)
+    trick_counts: Sequence[int]
+    tricks_left: int
+    first_winner: int | None  # winner of the first trick
+    last_winner: int | None  # winner of the final trick, once all tricks are played
+    first_to_three: int | None  # the first seat to have taken three tricks
+    last_takers: Sequence[int | None]  # per family: taker of the trick with its final card
+
+
+DecidedFn = Callable[[Edict, int, int, Progress], bool]
+"""(edict, scoring cards, ruler, progress) -> whether an Edict side's payments are final."""
+SinStatusFn = Callable[[Edict, int, int, Progress], int]
+"""(edict, scoring cards, sinner, progress) -> UNDECIDED, SUCCESS or FAIL."""
+
+
+class HandContext(NamedTuple):
+    """The fixed facts of a hand once play starts (built once per hand, cached)."""
+
+    player_count: int
+    ruler: int
+    sinner: int | None
+    edicts: tuple[Edict, ...]
+    masks: tuple[int, ...]  # each edict's scoring card set (trump resolved)
+    papal_bull: bool
+    trump: int | None
+    restricted_lead: int  # cards the first leader may not lead unless holding nothing else
+    never_early: bool  # no sinner and an edict that is only decided by the last trick
+    needs_last_takers: bool  # a "last of a family" edict is in force
+    has_most: bool  # "the most of any family" is in force (ties may need choices)
+    payer_order: tuple[int, ...]  # the seat left of the Ruler, ..., the Ruler
+    decided_checks: tuple[tuple[DecidedFn, Edict, int], ...]  # no sinner: one per edict
+    sin_checks: tuple[tuple[SinStatusFn, Edict, int], ...]  # a sinner: one per edict
+
+
+def trick_winner(plays: Sequence[Play], trump: int | None) -> int:
+    """The winning seat: highest trump if any was played, else highest of the led family.
+
+    A card played with the Indulgence ring counts as a 10 of its own family.
+    """
+    led = plays[0][1] // 9
+    best_seat = plays[0][0]
+    best_key = -1
+    for seat, card, ring in plays:
+        family = card // 9
+        if family == trump:
+            key = 20 + (9 if ring else card % 9)
+        elif family == led:
+            key = 10 + (9 if ring else card % 9)
+        else:
+            continue
+        if key > best_key:
+            best_key = key
+            best_seat = seat
+    return best_seat
+
+
+# --- Edict side (no sinner): is it decided? ---------------------------------------------
+
+
+def _decided_cards(edict: Edict, mask: int, ruler: int, p: Progress) -> bool:
+    # Per-card edicts and "the last X": final once no scoring card is left unplayed.
+    return not p.remaining & mask
+
+
+def _decided_pairs(edict: Edict, mask: int, ruler: int, p: Progress) -> bool:
+    # A rank is open while both its cards could still end with one non-Ruler seat.
+    a, b = edict.family_idx
+    rem_a = (p.remaining >> (9 * a)) & 511
+    rem_b = (p.remaining >> (9 * b)) & 511
+    others = 0
+    for seat, t in enumerate(p.taken):
+        if seat != ruler:
+            others |= t
+    oth_a = (others >> (9 * a)) & 511
+    oth_b = (others >> (9 * b)) & 511
+    return not ((rem_a & rem_b) | (rem_a & oth_b) | (rem_b & oth_a))
+
+
+def _decided_first_to_three(edict: Edict, mask: int, ruler: int, p: Progress) -> bool:
+    return p.first_to_three is not None
+
+
+def _decided_most(edict: Edict, mask: int, ruler: int, p: Progress) -> bool:
+    # A family is final when none is left, or a unique leader is out of reach.
+    for fm in FAMILY_MASKS:
+        left = (p.remaining & fm).bit_count()
+        if left:
+            counts = sorted([(t & fm).bit_count() for t in p.taken], reverse=True)
+            if counts[0] <= counts[1] + left:
+                return False
+    return True
+
+
+def _decided_at_end(edict: Edict, mask: int, ruler: int, p: Progress) -> bool:
+    # "First or last trick", "no tricks": only the last trick decides.
+    return p.tricks_left == 0
+
+
+EDICT_DECIDED: dict[str, DecidedFn] = {
+    "any_family": _decided_cards,
+    "ranks": _decided_cards,
+    "even": _decided_cards,
+    "any_trump": _decided_cards,
+    "last_of_family": _decided_cards,
+    "pairs": _decided_pairs,
+    "first_to_three": _decided_first_to_three,
+    "most_of_family": _decided_most,
+    "first_last": _decided_at_end,
+    "no_tricks": _decided_at_end,
+}
+
+
+def edict_decided(edict: Edict, mask: int, ruler: int, p: Progress) -> bool:
+    """Whether an Edict side's payments can no longer change (no sinner)."""
+    return p.tricks_left == 0 or EDICT_DECIDED[edict.kind](edict, mask, ruler, p)
+
+
+# --- Edict side: payments ---------------------------------------------------------------
+
+Owed = list[tuple[int, int, str]]
+"""[(payer, amount, reason)] for one edict, zero amounts left out."""
+
+
+def _pay_cards(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    owed = []
+    for payer in payers:
+        units = (p.taken[payer] & mask).bit_count()
+        if units:
+            owed.append(
+                (payer, edict.edict_amount * units, f"{edict.id}: {units} {edict.unit[units > 1]}")
+            )
+    return owed
+
+
+def _pay_pairs(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    a, b = edict.family_idx
+    owed = []
+    for payer in payers:
+        t = p.taken[payer]
+        units = ((t >> (9 * a)) & (t >> (9 * b)) & 511).bit_count()
+        if units:
+            owed.append(
+                (payer, edict.edict_amount * units, f"{edict.id}: {units} {edict.unit[units > 1]}")
+            )
+    return owed
+
+
+def _pay_last(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    # Nobody took "the last X" when the hand ended with some still in hand: nobody pays.
+    taker = p.last_takers[edict.family_idx[0]]
+    if taker is None or taker not in payers:
+        return []
+    return [(taker, edict.edict_amount, f"{edict.id}: took the {edict.unit[0]}")]
+
+
+def _pay_first_last(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    owed = []
+    for payer in payers:
+        which = [
+            name for name, w in (("first", p.first_winner), ("last", p.last_winner)) if w == payer
+        ]
+        if which:
+            owed.append(
+                (
+                    payer,
+                    edict.edict_amount * len(which),
+                    f"{edict.id}: took the {' and '.join(which)} trick",
+                )
+            )
+    return owed
+
+
+def _pay_first_to_three(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    first = p.first_to_three
+    if first is None or first not in payers:
+        return []
+    return [(first, edict.edict_amount, f"{edict.id}: first to take three tricks")]
+
+
+def _pay_tricks(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    owed = []
+    for payer in payers:
+        units = p.trick_counts[payer]
+        if units:
+            owed.append(
+                (payer, edict.edict_amount * units, f"{edict.id}: {units} {edict.unit[units > 1]}")
+            )
+    return owed
+
+
+def _pay_most(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    most = [most_of(family_counts(p.taken, f), f, ties) for f in range(4)]
+    owed = []
+    for payer in payers:
+        families = [f for f in range(4) if most[f] == payer]
+        if families:
+            names = _and_list([FAMILY_PLURALS[f] for f in families])
+            owed.append((payer, edict.edict_amount * len(families), f"{edict.id}: most {names}"))
+    return owed
+
+
+EDICT_PAYMENTS: dict[
+    str, Callable[[Edict, int, Progress, Mapping[int, int], Sequence[int]], Owed]
+] = {
+    "any_family": _pay_cards,
+    "ranks": _pay_cards,
+    "even": _pay_cards,
+    "any_trump": _pay_cards,
+    "pairs": _pay_pairs,
+    "last_of_family": _pay_last,
+    "first_last": _pay_first_last,
+    "first_to_three": _pay_first_to_three,
+    "no_tricks": _pay_tricks,
+    "most_of_family": _pay_most,
+}
+
+
+def edict_payments(
+    edict: Edict, mask: int, p: Progress, ties: Mapping[int, int], payers: Sequence[int]
+) -> Owed:
+    """What each payer owes the Ruler for an Edict side, at the end of the hand."""
+    return EDICT_PAYMENTS[edict.kind](edict, mask, p, ties, payers)
+
+
+def family_counts(taken: Sequence[int], family: int) -> list[int]:
+    """How many cards of a family each seat took."""
+    fm = FAMILY_MASKS[family]
+    return [(t & fm).bit_count() for t in taken]
+
+
+def _and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def most_of(counts: Sequence[int], family: int, ties: Mapping[int, int]) -> int | None:
+    """The seat counting as having the most of a family (a tie: the recorded choice)."""
+    top = max(counts)
+    if top == 0:
+        return None
+    leaders = [seat for seat, c in enumerate(counts) if c == top]
+    if len(leaders) == 1:
+        return leaders[0]
+    return ties.get(family)
+
+
+# --- Sin side: status -------------------------------------------------------------------
+
+
+def _sin_cards(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+    # Take every scoring card (per-card edicts; pairs: all 18 cards of both families).
+    mine = p.taken[sinner]
+    if mine & mask == mask:
+        return SUCCESS
+    if mask & ~(p.remaining | mine) & FULL_DECK:
+        return FAIL  # another seat took one
+    return UNDECIDED
+
+
+def _sin_last(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+    taker = p.last_takers[edict.family_idx[0]]
+    if taker is None:
+        return UNDECIDED
+    return SUCCESS if taker == sinner else FAIL
+
+
+def _sin_first_last(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+    if p.first_winner is not None and p.first_winner != sinner:
+        return FAIL
+    if p.tricks_left == 0:
+        return SUCCESS if p.last_winner == sinner else FAIL
+    return UNDECIDED
+
+
+def _sin_first_to_three(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+    if p.first_to_three is None:
+        return UNDECIDED
+    return SUCCESS if p.first_to_three == sinner else FAIL
+
+
+def _sin_no_tricks(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+    if sum(p.trick_counts) != p.trick_counts[sinner]:
+        return FAIL  # another seat took a trick
+    return SUCCESS if p.tricks_left == 0 else UNDECIDED
+
+
+def _sin_most(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+    # SUCCESS here may still need the sinner's tie choices (see sin_met, pending_tie).
+    status = SUCCESS
+    mine_all = p.taken[sinner]
+    others = [t for seat, t in enumerate(p.taken) if seat != sinner]
+    for fm in FAMILY_MASKS:
+        left = (p.remaining & fm).bit_count()
+        mine = (mine_all & fm).bit_count()
+        best_other = max([(t & fm).bit_count() for t in others])
+        if best_other > mine + left:
+            return FAIL
+        if mine < best_other + left:
+            status = UNDECIDED
+    return status
+
+
+SIN_STATUS: dict[str, SinStatusFn] = {
+    "any_family": _sin_cards,
+    "ranks": _sin_cards,
+    "even": _sin_cards,
+    "any_trump": _sin_cards,
+    "pairs": _sin_cards,
+    "last_of_family": _sin_last,
+    "first_last": _sin_first_last,
+    "first_to_three": _sin_first_to_three,
+    "no_tricks": _sin_no_tricks,
+    "most_of_family": _sin_most,
+}
+
+
+def sin_status(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+    """UNDECIDED, SUCCESS (for most-of-family: pending the sinner's tie choices) or FAIL."""
+    return SIN_STATUS[edict.kind](edict, mask, sinner, p)
+
+
+def sin_met(edict: Edict, mask: int, sinner: int, p: Progress, ties: Mapping[int, int]) -> bool:
+    """Whether the sinner met a Sin side, at the end of the hand."""
+    if edict.kind == "most_of_family":
+        for family in range(4):
+            counts = family_counts(p.taken, family)
+            mine = counts[sinner]
+            best_other = max(c for seat, c in enumerate(counts) if seat != sinner)
+            if mine < best_other or (mine == best_other and ties.get(family) != sinner):
+                return False
+        return True
+    return sin_status(edict, mask, sinner, p) == SUCCESS
+
+
+# --- The hand as a whole ----------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def hand_context(
+    player_count: int,
+    ruler: int,
+    sinner: int | None,
+    in_force: tuple[int, ...],
+    papal_bull: bool,
+    trump: int | None,
+) -> HandContext:
+    """The context of a hand (cached: contexts are immutable)."""
+    edicts = tuple(CATALOG[i] for i in in_force)
+    masks = []
+    decided_checks = []
+    sin_checks = []
+    kinds = set()
+    for edict in edicts:
+        mask = scoring_cards(edict, trump)
+        masks.append(mask)
+        kinds.add(edict.kind)
+        if sinner is None:
+            decided_checks.append((EDICT_DECIDED[edict.kind], edict, mask))
+        else:
+            sin_checks.append((SIN_STATUS[edict.kind], edict, mask))
+    return HandContext(
+        player_count,
+        ruler,
+        sinner,
+        edicts,
+        tuple(masks),
+        papal_bull,
+        trump,
+        named_families_mask(edicts, trump),
+        sinner is None and not kinds.isdisjoint(("first_last", "no_tricks")),
+        "last_of_family" in kinds,
+        "most_of_family" in kinds,
+        tuple((ruler + k) % player_count for k in range(1, player_count + 1)),
+        tuple(decided_checks),
+        tuple(sin_checks),
+    )
+
+
+def combined_sin_status(ctx: HandContext, p: Progress) -> int:
+    """A (papal-bull) sinner must meet every Sin side in force: FAIL as soon as one
+    fails, SUCCESS once all succeeded."""
+    assert ctx.sinner is not None
+    sinner = ctx.sinner
+    status = SUCCESS
+    for fn, edict, mask in ctx.sin_checks:
+        s = fn(edict, mask, sinner, p)
+        if s == FAIL:
+            return FAIL
+        if s == UNDECIDED:
+            status = UNDECIDED
+    return status
+
+
+def hand_decided(ctx: HandContext, p: Progress) -> bool:
+    """Whether the hand is over: all tricks played, or no payment can change any more."""
+    if p.tricks_left == 0:
+        return True
+    if ctx.sinner is not None:
+        return combined_sin_status(ctx, p) != UNDECIDED
+    if ctx.never_early:
+        return False
+    ruler = ctx.ruler
+    for fn, edict, mask in ctx.decided_checks:  # noqa: SIM110 (a plain loop: hot path)
+        if not fn(edict, mask, ruler, p):
+            return False
+    return True
+
+
+def pending_tie(
+    ctx: HandContext, p: Progress, choices: Sequence[tuple[int, int, int]]
+) -> tuple[int, int, tuple[int, ...]] | None:
+    """The next "most of a family" tie someone must resolve: (family, chooser, tied seats).
+
+    Ties are asked in family order, one per family, only while they matter: with no
+    sinner every tie for the most (count > 0) is asked to the Ruler; with a sinner, the
+    sinner is asked about families where they are tied for the most, as long as the sin
+    has not failed otherwise (another Sin side, a family where the sinner is behind, or
+    an earlier choice conceding a family).
+    """
+    if not ctx.has_most:
+        return None
+    chosen = {family: seat for family, _chooser, seat in choices}
+    sinner = ctx.sinner
+    if sinner is not None:
+        if any(seat != sinner for seat in chosen.values()):
+            return None
+        for edict, mask in zip(ctx.edicts, ctx.masks, strict=True):
+            if edict.kind != "most_of_family" and sin_status(edict, mask, sinner, p) != SUCCESS:
+                return None
+    all_counts = [family_counts(p.taken, family) for family in range(4)]
+    if sinner is not None and any(counts[sinner] < max(counts) for counts in all_counts):
+        return None
+    for family, counts in enumerate(all_counts):
+        if family in chosen:
+            continue
+        top = max(counts)
+        tied = tuple(seat for seat, c in enumerate(counts) if c == top)
+        if top > 0 and len(tied) > 1:
+            return family, ctx.ruler if sinner is None else sinner, tied
+    return None
+
+
+def settle(
+    ctx: HandContext, p: Progress, choices: Sequence[tuple[int, int, int]], florins: Sequence[int]
+) -> Settlement:
+    """Pay what the hand says, in order (docs/engine.md "Settlement").
+
+    No sinner: for each edict in force (in order), each non-Ruler seat clockwise from the
+    Ruler's left pays the Ruler. Sin success: each other seat clockwise from the Ruler's
+    left (the Ruler last) pays the sinner the reward; a papal-bull sin success pays
+    nothing and wins the game. Sin failure: the sinner pays the Ruler. A debtor pays what
+    they have; the creditor is credited the full amount owed.
+    """
+    ruler = ctx.ruler
+    sinner = ctx.sinner
+    ties = {family: seat for family, _chooser, seat in choices}
+    order = ctx.payer_order
+    owed: list[tuple[int, int, int, str]] = []
+    sin_succeeded: bool | None = None
+    papal_win = False
+    if sinner is None:
+        non_rulers = order[:-1]
+        for edict, mask in zip(ctx.edicts, ctx.masks, strict=True):
+            for payer, amount, reason in EDICT_PAYMENTS[edict.kind](
+                edict, mask, p, ties, non_rulers
+            ):
+                owed.append((payer, ruler, amount, reason))
+    else:
+        sin_succeeded = True
+        for fn, edict, mask in ctx.sin_checks:
+            met = (
+                sin_met(edict, mask, sinner, p, ties)
+                if edict.kind == "most_of_family"
+                else fn(edict, mask, sinner, p) == SUCCESS
+            )
+            if not met:
+                sin_succeeded = False
+                break
+        name = "papal bull" if ctx.papal_bull else ctx.edicts[0].id
+        if sin_succeeded:
+            if ctx.papal_bull:
+                papal_win = True
+            else:
+                reward = ctx.edicts[0].sin_reward
+                reason = f"{name}: sin succeeded"
+                for payer in order:
+                    if payer != sinner:
+                        owed.append((payer, sinner, reward, reason))
+        else:
+            penalty = PAPAL_BULL_FAILURE if ctx.papal_bull else ctx.edicts[0].fail_penalty
+            owed.append((sinner, ruler, penalty, f"{name}: sin failed"))
+    purse = list(florins)
+    payments = []
+    bankruptcy = False
+    for payer, payee, amount, reason in owed:
+        paid = amount if amount <= purse[payer] else purse[payer]
+        purse[payer] -= paid
+        purse[payee] += amount
+        if paid < amount:
+            bankruptcy = True
+        payments.append(Payment(payer, payee, amount, paid, reason))
+    return Settlement(tuple(payments), tuple(purse), sin_succeeded, papal_win, bankruptcy)
+
+
+def winner_by_florins(florins: Sequence[int], last_ruler: int) -> int:
+    """Most florins; on a tie, the tied seat that was Ruler most recently.
+
+    Seats are tried counter-clockwise from the last Ruler (the last Ruler, the seat to
+    its right, ...): with Rulers moving left every hand this is most-recent-Ruler first.
+    Seats that never ruled (a game that ended in round 1) thereby come after all who did.
+    """
+    n = len(florins)
+    top = max(florins)
+    for k in range(n):
+        seat = (last_ruler - k) % n
+        if florins[seat] == top:
+            return seat
+    raise AssertionError("unreachable")

@@ -1,0 +1,223 @@
+"""Play or watch a seeded game of Indulgence in the terminal, against random bots.
+
+    python -m engine.play --players 4 --variant expert --seed demo --seat 0
+    python -m engine.play --watch --players 3 --seed demo
+
+Playing, your seat's view is printed whenever it is your turn; answer with the number
+of a legal action. Everything else is played by the uniform random bot. End of input
+(Ctrl-D) leaves the game. Only public events are printed (plus every deal with
+``--watch``, which shows the whole game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from engine import indulgence as game
+from engine.bots.random_bot import choose as random_choose
+from engine.indulgence.state import State
+
+
+def describe_action(action: dict[str, Any]) -> str:
+    kind = action["type"]
+    if kind == "choose_edict":
+        return f"choose {action['edict']}"
+    if kind == "papal_bull":
+        return "play the papal bull (every edict in the row)"
+    if kind == "name_trump":
+        return f"name {action['family']} trump"
+    if kind == "play":
+        return f"play {action['card']}" + (
+            " with the Indulgence ring" if action["indulgence"] else ""
+        )
+    if kind == "resolve_tie":
+        return f"seat {action['seat']} has the most {action['family']}"
+    return str(kind)
+
+
+def _edicts(edicts: Sequence[dict[str, Any]]) -> str:
+    return "; ".join(f"{e['id']} ({e['title']})" for e in edicts) or "-"
+
+
+def _plays(plays: Sequence[dict[str, Any]]) -> str:
+    return ", ".join(
+        f"s{p['seat']} {p['card'] or '??'}{'*' if p['indulgence'] else ''}" for p in plays
+    )
+
+
+def render_view(view: dict[str, Any]) -> str:
+    """A seat's view as a few lines of text."""
+    seats = " | ".join(
+        f"seat {s['seat']}: {s['florins']} fl" + (" (bull)" if s["papal_bull_available"] else "")
+        for s in view["seats"]
+    )
+    lines = [
+        f"--- Hand {view['hand_number']}/{view['total_hands']} (round {view['round']}),"
+        f" Ruler: seat {view['ruler_seat']}, phase: {view['phase']} ---",
+        f"Florins: {seats}",
+        f"Edict row: {_edicts(view['edict_row'])}",
+    ]
+    if view["edicts_in_play"]:
+        extra = ""
+        if view["trump"]:
+            extra += f", trump: {view['trump']}"
+        if view["sinner_seat"] is not None:
+            extra += f", sinner: seat {view['sinner_seat']}"
+            extra += ", ring used" if view["indulgence_used"] else ", ring unused"
+        lines.append(f"In force: {_edicts(view['edicts_in_play'])}{extra}")
+    if view["tricks"]:
+        counts = ", ".join(f"seat {s}: {c}" for s, c in view["trick_counts"].items())
+        lines.append(f"Tricks taken: {counts}")
+    trick = view["current_trick"]
+    if trick["plays"]:
+        lines.append(f"Current trick (led {trick['led_family']}): {_plays(trick['plays'])}")
+    if view["my_seat"] is not None:
+        lines.append(f"Your hand (seat {view['my_seat']}): {' '.join(view['my_hand'])}")
+    pending = view["pending_tie"]
+    if pending:
+        lines.append(
+            f"Tie for the most {pending['family']} between seats {pending['seats']};"
+            f" seat {pending['chooser']} chooses"
+        )
+    return "\n".join(lines)
+
+
+def _events(before: State, after: State, show_deals: bool) -> list[str]:
+    """Public things that happened between two consecutive states."""
+    out: list[str] = []
+    if len(after.history) > len(before.history):  # a hand was settled
+        out.extend(_settlement_lines(game.view(after, None)["last_settlement"]))
+        if after.phase is not game.Phase.FINISHED:
+            out.append(_hand_header(after, show_deals))
+    else:
+        for seat, items in after.hand_moves[len(before.hand_moves) :]:
+            action = dict(items)
+            if action["type"] != "play":
+                out.append(f"  seat {seat}: {describe_action(action)}")
+        tricks = game.view(after, None)["tricks"]
+        for number in range(len(before.tricks) + 1, len(after.tricks) + 1):
+            trick = tricks[number - 1]
+            out.append(f"  trick {number}: {_plays(trick['plays'])} -> seat {trick['winner']}")
+        if after.ended_early and not before.ended_early:
+            out.append(
+                f"  the hand ends early: no payment can change after trick {len(after.tricks)}"
+            )
+    if after.phase is game.Phase.FINISHED:
+        res = game.result(after)
+        assert res is not None
+        florins = ", ".join(f"seat {s}: {f}" for s, f in res["florins"].items())
+        out.append(
+            f"Game over ({res['reason']}): seat {res['winner_seat']} wins. Florins: {florins}"
+        )
+    return out
+
+
+def _hand_header(state: State, show_deals: bool) -> str:
+    view = game.view(state, None)
+    text = (
+        f"Hand {view['hand_number']}/{view['total_hands']} (round {view['round']}):"
+        f" Ruler seat {view['ruler_seat']}; row: {_edicts(view['edict_row'])}"
+    )
+    if show_deals:
+        deal = game.full_record(state)["hands"][-1]["deal"]
+        text += "".join(f"\n  seat {s}: {' '.join(cards)}" for s, cards in deal.items())
+    return text
+
+
+def _settlement_lines(settlement: dict[str, Any] | None) -> list[str]:
+    if settlement is None:
+        return []
+    lines = []
+    if settlement["sinner"] is not None:
+        verdict = "succeeded" if settlement["sin_succeeded"] else "failed"
+        lines.append(f"  seat {settlement['sinner']}'s sin {verdict}")
+    for p in settlement["payments"]:
+        short = "" if p["paid"] == p["owed"] else f" (paid only {p['paid']})"
+        lines.append(
+            f"  seat {p['payer']} pays seat {p['payee']} {p['owed']}{short}: {p['reason']}"
+        )
+    if not settlement["payments"]:
+        lines.append("  no payments")
+    florins = ", ".join(f"seat {s}: {f}" for s, f in settlement["florins_after"].items())
+    lines.append(f"  florins now: {florins}")
+    return lines
+
+
+def run(
+    *,
+    players: int,
+    variant: str,
+    seed: str,
+    seat: int | None,
+    bot_seed: str,
+    read_line: Callable[[], str],
+    out: TextIO,
+) -> int:
+    """Play (``seat`` given) or watch (``seat`` None) a game; returns an exit status."""
+    rng = random.Random(bot_seed)
+    state = game.new_game(players, variant, seed)
+    print(f"Indulgence, {players} players, {variant}, seed {seed!r}", file=out)
+    print(_hand_header(state, seat is None), file=out)
+    while not game.is_over(state):
+        actor = game.to_act(state)
+        if actor is None:
+            nxt = game.advance(state)
+        elif actor == seat:
+            view = game.view(state, seat)
+            print(render_view(view), file=out)
+            actions = view["legal_actions"]
+            for number, action in enumerate(actions, start=1):
+                print(f"  {number}) {describe_action(action)}", file=out)
+            action = None
+            while action is None:
+                print("Your choice: ", end="", file=out, flush=True)
+                line = read_line()
+                if not line:
+                    print("\nEnd of input: leaving the game.", file=out)
+                    return 0
+                text = line.strip()
+                if text.isdigit() and 1 <= int(text) <= len(actions):
+                    action = actions[int(text) - 1]
+                else:
+                    print(f"Please answer with a number from 1 to {len(actions)}.", file=out)
+            nxt = game.apply(state, seat, action)
+        else:
+            nxt = game.apply(state, actor, random_choose(game.view(state, actor), rng))
+        for line in _events(state, nxt, seat is None):
+            print(line, file=out)
+        state = nxt
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.play", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--players", type=int, choices=(3, 4), default=4)
+    parser.add_argument("--variant", choices=("basic", "expert"), default="basic")
+    parser.add_argument("--seed", default="demo", help="the game seed (deals, first Ruler, edicts)")
+    parser.add_argument("--seat", type=int, default=0, help="the seat you play (default 0)")
+    parser.add_argument("--watch", action="store_true", help="watch random bots play every seat")
+    parser.add_argument(
+        "--bot-seed", default=None, help="seed of the bots' choices (default: the game seed)"
+    )
+    args = parser.parse_args(argv)
+    if not args.watch and not 0 <= args.seat < args.players:
+        parser.error(f"--seat must be 0..{args.players - 1}")
+    return run(
+        players=args.players,
+        variant=args.variant,
+        seed=args.seed,
+        seat=None if args.watch else args.seat,
+        bot_seed=args.bot_seed if args.bot_seed is not None else f"bots:{args.seed}",
+        read_line=sys.stdin.readline,
+        out=sys.stdout,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

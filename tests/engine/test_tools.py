@@ -1,0 +1,85 @@
+"""The terminal tools: python -m engine.play and python -m engine.bench."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import bench, play
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _lines(*answers: str) -> Iterator[str]:
+    yield from answers
+    while True:
+        yield ""  # end of input
+
+
+def test_watching_a_game_prints_it_to_the_end() -> None:
+    out = io.StringIO()
+    status = play.run(
+        players=4,
+        variant="expert",
+        seed="watch",
+        seat=None,
+        bot_seed="b",
+        read_line=lambda: "",
+        out=out,
+    )
+    text = out.getvalue()
+    assert status == 0
+    assert text.startswith("Indulgence, 4 players, expert, seed 'watch'")
+    assert "trick 1:" in text
+    assert "florins now:" in text
+    assert "Game over (" in text
+
+
+def test_playing_reads_numbered_choices_and_stops_at_end_of_input() -> None:
+    answers = _lines("9999", "oops", "1", "1", "1")
+    out = io.StringIO()
+    status = play.run(
+        players=3,
+        variant="basic",
+        seed="demo",
+        seat=0,
+        bot_seed="b",
+        read_line=lambda: next(answers),
+        out=out,
+    )
+    text = out.getvalue()
+    assert status == 0
+    assert "Your hand (seat 0):" in text
+    assert "  1) " in text
+    assert "Please answer with a number from 1 to" in text
+    assert text.rstrip().endswith("End of input: leaving the game.")
+
+
+def test_the_play_command_terminates_on_eof() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.play", "--players", "4", "--seed", "eof", "--seat", "2"],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "End of input" in done.stdout
+
+
+def test_a_bad_seat_is_a_usage_error() -> None:
+    with pytest.raises(SystemExit):
+        play.main(["--players", "3", "--seat", "3"])
+
+
+def test_the_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--runs", "1", "--seconds", "0.02", "--games", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "hands/s" in text
+    assert "decisions/s" in text
