@@ -27,11 +27,16 @@ dev-venv: $(VENV)/.dev-installed
 
 run: venv
 	$(BIN)/python manage.py migrate --no-input -v 0
+	$(BIN)/python manage.py compile_translations -v 0
 	$(BIN)/python manage.py bootstrap_demo
 	@echo "Indulgence Online is starting on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@# No Celery beat without Redis: the deadline sweeper runs beside the server.
+	$(BIN)/python manage.py sweep_deadlines --loop & sweeper=$$!; \
+	  trap 'kill $$sweeper 2>/dev/null' EXIT INT TERM; \
+	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: dev-venv
+	$(BIN)/python manage.py compile_translations -v 0
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: dev-venv

@@ -128,12 +128,27 @@ class Move(models.Model):
     bot_version = models.CharField(max_length=32, blank=True)
     version_after = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when staff rewound the game to before this move (games.disputes.game_rewind):
+    # the move stays for the record but is no longer part of the log that is replayed.
+    archived_at = models.DateTimeField(null=True, blank=True)
+    archived_by = models.ForeignKey(
+        "AuditEntry",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="archived_moves",
+    )
 
     class Meta:
         ordering = ["game", "seq"]
         constraints = [
-            # Two requests racing to append the same step cannot both succeed.
-            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            # Two requests racing to append the same step cannot both succeed. Archived
+            # moves (a rewound branch) keep their seq, so only the live log is unique.
+            models.UniqueConstraint(
+                fields=["game", "seq"],
+                condition=Q(archived_at__isnull=True),
+                name="move_unique_seq",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -148,11 +163,18 @@ class HandSettlement(models.Model):
     payments = models.JSONField()
     florins_after = models.JSONField()
     settled_at = models.DateTimeField(auto_now_add=True)
+    # Set when a rewind archived the settlement's ``advance`` move; the hand is then
+    # settled again (a new row) when play reaches its end once more.
+    archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "hand_number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "hand_number"], name="settlement_once"),
+            models.UniqueConstraint(
+                fields=["game", "hand_number"],
+                condition=Q(archived_at__isnull=True),
+                name="settlement_once",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -247,7 +269,13 @@ class RatingChange(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "rating"], name="rating_change_once"),
+            # Once per game and rating while in force; a rewound game that finishes again
+            # is rated again after its first change was rolled back (games.disputes).
+            models.UniqueConstraint(
+                fields=["game", "rating"],
+                condition=Q(rolled_back_at__isnull=True),
+                name="rating_change_once",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -273,6 +301,11 @@ class Dispute(models.Model):
     resolution = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Written by games.disputes: who took the case up, and when it was resolved.
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -282,3 +315,282 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"Dispute {self.pk} on game {self.game_id} ({self.status})"
+
+
+# --- dispute review (games.disputes writes these) -----------------------------------------
+
+
+class AppendOnlyError(Exception):
+    """Raised on any attempt to change or remove a row of an append-only table."""
+
+
+class AppendOnlyQuerySet(models.QuerySet[Any]):
+    """Rows can be added and read; ``update()``, ``delete()`` and ``bulk_update()`` refuse."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only: update refused.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only: delete refused.")
+
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only: update refused.")
+
+
+class AppendOnlyModel(models.Model):
+    """A row is written once and never changed or removed through the ORM.
+
+    On PostgreSQL a trigger (migration 0002_disputes) also refuses UPDATE and DELETE in
+    SQL, whoever sends it.
+    """
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError(f"{type(self).__name__} rows are append-only: save refused.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(f"{type(self).__name__} rows are append-only: delete refused.")
+
+
+class AuditAction(models.TextChoices):
+    DISPUTE_REVIEW = "dispute_review", "Dispute taken up for review"
+    DISPUTE_DISMISS = "dispute_dismiss", "Dispute dismissed"
+    DISPUTE_UPHOLD = "dispute_uphold", "Dispute upheld"
+    GAME_VOID = "game_void", "Game voided"
+    GAME_REWIND = "game_rewind", "Game rewound"
+    FLORINS_ADJUST = "florins_adjust", "Florins adjusted"
+
+
+class AuditEntry(AppendOnlyModel):
+    """Who did what to a game or dispute, when, and why. Append-only."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit_entries")
+    dispute = models.ForeignKey(
+        Dispute, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+    )
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=32, choices=AuditAction.choices)
+    reason = models.TextField()
+    # What the action did, for the record: moves archived, ratings restored, amounts.
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "audit entries"
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="audit_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} on game {self.game_id} by {self.actor_id}"
+
+
+class FlorinAdjustment(AppendOnlyModel):
+    """Florins added to (or taken from) a seat's total by staff, beside the game's own
+    record: the move log and settlements stay as they were played."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="florin_adjustments")
+    seat = models.PositiveSmallIntegerField()
+    amount = models.IntegerField()
+    reason = models.TextField()
+    audit_entry = models.OneToOneField(
+        AuditEntry, on_delete=models.PROTECT, related_name="florin_adjustment"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="florin_adjustment_nonzero"),
+            models.CheckConstraint(condition=~Q(reason=""), name="florin_adjustment_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} florins to seat {self.seat} of game {self.game_id}"
+
+
+# --- Play by notification (issue 5): events, turn reminders, notifications, webhooks ------
+
+
+class Event(models.Model):
+    """One message of a live stream, written in the transaction of the change it describes.
+
+    The id is the Server-Sent Events id. A game event (``game`` set) goes to the game's
+    stream: ``payload`` is public (what a spectator may know) and ``seat_payloads`` holds,
+    per seat number (as a string), the fields that seat alone may see (its own face-down
+    card). An account event (``user`` set) goes to that account's stream only.
+    """
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="stream_events",
+    )
+    type = models.CharField(max_length=32)
+    version = models.PositiveIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    seat_payloads = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["game", "id"], name="event_game_resume"),
+            models.Index(fields=["user", "id"], name="event_user_resume"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=False, user__isnull=True)
+                | Q(game__isnull=True, user__isnull=False),
+                name="event_one_audience",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        audience = f"game {self.game_id}" if self.game_id else f"user {self.user_id}"
+        return f"Event {self.pk} {self.type} for {audience}"
+
+
+class TurnReminder(models.Model):
+    """The reminder due at 80% of a human's time for one turn (one game version)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turn_reminders")
+    version = models.PositiveIntegerField()  # the game's version when the turn began
+    seat = models.PositiveSmallIntegerField()
+    remind_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="turn_reminder_once"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["remind_at"], condition=Q(sent_at__isnull=True), name="turn_reminder_due"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Reminder for seat {self.seat} of game {self.game_id} at version {self.version}"
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", "Your turn"
+    REMINDER = "reminder", "Reminder"
+    GAME_STARTED = "game_started", "Game started"
+    PLAYER_JOINED = "player_joined", "Player joined"
+    GAME_FINISHED = "game_finished", "Game finished"
+    SEAT_HANDED_TO_BOT = "seat_handed_to_bot", "Seat handed to a bot"
+    DISPUTE_UPDATE = "dispute_update", "Dispute update"
+
+
+class EmailStatus(models.TextChoices):
+    NONE = "none", "No email"
+    PENDING = "pending", "Pending"
+    HELD = "held", "Held for quiet hours"
+    SENDING = "sending", "Sending"
+    SENT = "sent", "Sent"
+    FAILED = "failed", "Failed"
+
+
+class Notification(models.Model):
+    """One entry of a user's in-app list, and the state of its email."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=24, choices=NotificationKind.choices)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
+    )
+    title = models.CharField(max_length=200)
+    body = models.TextField(blank=True)
+    url = models.CharField(max_length=300, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    email_status = models.CharField(
+        max_length=8, choices=EmailStatus.choices, default=EmailStatus.NONE
+    )
+    email_due_at = models.DateTimeField(null=True, blank=True)  # held: when quiet hours end
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["user", "-id"], name="notification_inbox"),
+            models.Index(
+                fields=["email_due_at"],
+                condition=Q(email_status="held"),
+                name="notification_email_held",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for user {self.user_id}"
+
+
+class Webhook(models.Model):
+    """A URL a user registered; every delivery to it is signed with ``secret``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64)
+    kinds = models.JSONField(default=list, blank=True)  # empty: every notification kind
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Webhook {self.pk} of user {self.user_id}"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    SENDING = "sending", "Sending"
+    RETRYING = "retrying", "Retrying"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+
+
+class WebhookDelivery(models.Model):
+    """One event for one webhook: the exact body signed, attempts and outcome."""
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    kind = models.CharField(max_length=24)
+    body = models.TextField()
+    status = models.CharField(
+        max_length=12, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"], name="webhook_delivery_due"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Delivery {self.pk} ({self.kind}) to webhook {self.webhook_id}: {self.status}"

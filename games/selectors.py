@@ -12,7 +12,7 @@ from django.db.models import F, QuerySet
 
 import engine.indulgence as rules
 from games.errors import GameNotFinished, InvalidRequest, NotFound
-from games.models import Game, GameStatus, Move, Rating, Seat, Variant
+from games.models import FlorinAdjustment, Game, GameStatus, Move, Rating, Seat, Variant
 
 AnyUser = User | AnonymousUser
 
@@ -82,6 +82,7 @@ def game_view(*, game: Game, user: AnyUser, state: rules.State | None = None) ->
             "open_seats": game.player_count - len(seats),
         }
     )
+    _florin_adjustments_add(game, view)
     if game.status == GameStatus.VOID:
         view["legal_actions"] = []
     return view
@@ -100,6 +101,25 @@ def _seat_entry(seat: Seat, engine_seat: dict[str, Any] | None) -> dict[str, Any
     if engine_seat is not None:
         entry.update({k: v for k, v in engine_seat.items() if k != "seat"})
     return entry
+
+
+def florin_adjustments(*, game: Game) -> list[dict[str, Any]]:
+    """Florins staff added to or took from seats after review (games.disputes)."""
+    return [
+        {"seat": a.seat, "amount": a.amount, "reason": a.reason, "at": a.created_at.isoformat()}
+        for a in FlorinAdjustment.objects.filter(game=game).order_by("created_at", "id")
+    ]
+
+
+def _florin_adjustments_add(game: Game, view: dict[str, Any]) -> None:
+    """The seats' florin totals include staff adjustments; the list says why."""
+    adjustments = florin_adjustments(game=game)
+    view["florin_adjustments"] = adjustments
+    for entry in view["seats"]:
+        extra = sum(a["amount"] for a in adjustments if a["seat"] == entry["seat"])
+        entry["florins_adjustment"] = extra
+        if extra and entry["florins"] is not None:
+            entry["florins"] += extra
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -149,7 +169,7 @@ def game_summary(*, game: Game, user: AnyUser) -> dict[str, Any]:
 def game_moves_public(*, game: Game, user: AnyUser) -> list[dict[str, Any]]:
     """The move log as this user may see it: cards of a face-down trick that is not yet
     complete are hidden, except the user's own."""
-    moves = list(game.moves.order_by("seq"))
+    moves = list(game.moves.filter(archived_at=None).order_by("seq"))  # rewinds archive
     hidden: set[int] = set()
     if game.snapshot is not None:
         view = rules.view(rules.state_from_json(game.snapshot), seat_of(game=game, user=user))
@@ -202,10 +222,19 @@ def game_export(*, game: Game, user: AnyUser) -> dict[str, Any]:
             ],
             "moves": [
                 {"seq": m.seq, "seat": m.seat, "action": m.action, "at": m.created_at.isoformat()}
-                for m in game.moves.order_by("seq")
+                for m in game.moves.filter(archived_at=None).order_by("seq")
             ],
         }
     )
+    # Staff adjustments sit beside the record as played: ``result`` stays the engine's
+    # (so the record still verifies), ``florins_adjusted`` is the total with them.
+    adjustments = florin_adjustments(game=game)
+    record["florin_adjustments"] = adjustments
+    if record.get("result") is not None:
+        record["florins_adjusted"] = {
+            seat: amount + sum(a["amount"] for a in adjustments if str(a["seat"]) == seat)
+            for seat, amount in record["result"]["florins"].items()
+        }
     return record
 
 

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine.indulgence as rules
-from games import bots, selectors
+from games import announce, bots, selectors
 from games.errors import (
     AlreadySeated,
     DisputeNotAllowed,
@@ -97,6 +98,38 @@ def bot_player(*, kind: str) -> Player:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return player_ensure(user=user, is_bot=True, bot_kind=kind)
+
+
+LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
+
+def account_signup(*, username: str, password: str, language: str = "en") -> User:
+    """Create a human account and its Player profile in one transaction.
+
+    The caller validates the password (Django's validators run in the sign-up form).
+    """
+    if language not in LANGUAGE_CODES:
+        raise InvalidRequest(f"language must be one of {', '.join(sorted(LANGUAGE_CODES))}.")
+    users = get_user_model()
+    with transaction.atomic():
+        if users.objects.filter(username__iexact=username).exists():
+            raise InvalidRequest("That username is taken.")
+        user = users.objects.create_user(username=username, password=password)
+        player = player_ensure(user=user)
+        player.language = language
+        player.save(update_fields=["language"])
+    return user
+
+
+def player_language_set(*, user: User, language: str) -> Player:
+    """Remember the language a signed-in person reads the site in."""
+    if language not in LANGUAGE_CODES:
+        raise InvalidRequest(f"language must be one of {', '.join(sorted(LANGUAGE_CODES))}.")
+    player = player_ensure(user=user)
+    if player.language != language:
+        player.language = language
+        player.save(update_fields=["language"])
+    return player
 
 
 # --- creating, joining, starting ----------------------------------------------------------
@@ -188,8 +221,9 @@ def game_join(*, game_id: int, user: User) -> Game:
             )
         taken = {seat.number for seat in seats}
         number = min(set(range(game.player_count)) - taken)
-        Seat.objects.create(game=game, number=number, player=player_ensure(user=user))
+        seat = Seat.objects.create(game=game, number=number, player=player_ensure(user=user))
         game.version += 1
+        announce.player_joined(game=game, seat=seat)
         if len(seats) + 1 == game.player_count:
             _game_start(game)
         else:
@@ -243,17 +277,31 @@ def action_submit(
         state = _load_state(game)
         _check_turn(state, seat.number)
         new_state = _apply(state, seat.number, action)
-        _append_move(game, seat=seat.number, action=action, actor_kind=ActorKind.HUMAN, user=user)
+        move = _append_move(
+            game, seat=seat.number, action=action, actor_kind=ActorKind.HUMAN, user=user
+        )
         seat.autopilot_streak = 0
         seat.save(update_fields=["autopilot_streak"])
         _store_state(game, new_state)
         game.save()
         view = selectors.game_view(game=game, user=user, state=new_state)
         if idempotency_key is not None:
-            IdempotencyRecord.objects.create(
-                user=user, key=idempotency_key, game=game, request_hash=request_hash, response=view
-            )
-        _schedule_next_step(game, new_state)
+            try:
+                # A savepoint: the game lock does not cover the key, so a request for another
+                # game may have claimed it meanwhile; its unique row then refuses this one.
+                with transaction.atomic():
+                    IdempotencyRecord.objects.create(
+                        user=user,
+                        key=idempotency_key,
+                        game=game,
+                        request_hash=request_hash,
+                        response=view,
+                    )
+            except IntegrityError as exc:
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used for a different request."
+                ) from exc
+        _schedule_next_step(game, new_state, move=move)
     return ActionResult(game=game, view=view, replayed=False)
 
 
@@ -277,7 +325,7 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
         if game.version != expected_version:
             return False
         new_state = _apply(state, seat.number, action)
-        _append_move(
+        move = _append_move(
             game,
             seat=seat.number,
             action=action,
@@ -287,7 +335,7 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
         )
         _store_state(game, new_state)
         game.save()
-        _schedule_next_step(game, new_state)
+        _schedule_next_step(game, new_state, move=move)
     return True
 
 
@@ -316,15 +364,25 @@ def hand_settle(*, game_id: int, hand_number: int) -> bool:
                 )
         except IntegrityError:
             return False  # already settled: the unique row is the claim
-        _append_move(game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM)
+        move = _append_move(
+            game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
+        )
         _store_state(game, new_state)
         game.save()
-        _schedule_next_step(game, new_state)
+        _schedule_next_step(game, new_state, move=move)
     return True
 
 
-def _schedule_next_step(game: Game, state: rules.State) -> None:
-    """After commit, queue whatever the new state waits for: a settlement or a bot."""
+def _schedule_next_step(game: Game, state: rules.State, *, move: Move | None = None) -> None:
+    """Announce the stored state (stream events, notifications: games.announce), then,
+    after commit, queue whatever it waits for: a settlement or a bot."""
+    announce.game_changed(game=game, state=state, move=move)
+    _queue_next_step(game, state)
+
+
+def _queue_next_step(game: Game, state: rules.State) -> None:
+    """After commit, queue whatever the stored state waits for: a settlement or a bot.
+    (games.disputes.game_rewind calls this alone: it announces the rewind itself.)"""
     from games import tasks
 
     if game.status != GameStatus.IN_PROGRESS:
@@ -419,7 +477,11 @@ def dispute_create(*, game_id: int, user: User, reason: str) -> Dispute:
             raise DisputeNotAllowed(
                 f"A {game.get_status_display().lower()} game cannot be disputed."
             )
-        return Dispute.objects.create(game=game, opened_by=user, reason=reason)
+        dispute = Dispute.objects.create(game=game, opened_by=user, reason=reason)
+        from games import disputes  # games.disputes imports this module
+
+        disputes.dispute_notify(game=game, dispute=dispute, event="opened")
+    return dispute
 
 
 # --- API tokens ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ game of four bots is a loop here, not a recursion.
 
 from __future__ import annotations
 
+import smtplib
 import threading
 from collections import deque
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError, transaction
+from django.utils import timezone
 
 from games import services
 
@@ -64,3 +66,45 @@ def _run_eagerly(task: Task, args: tuple[Any, ...]) -> None:
             next_task.apply(args=next_args, throw=True)
     finally:
         _eager.queue = None
+
+
+# --- play by notification (issue 5) ------------------------------------------------------
+
+
+@shared_task(name="games.deadlines_sweep", **RETRY_POLICY)
+def deadlines_sweep() -> dict[str, int]:
+    """Celery beat runs this every DEADLINE_SWEEP_SECONDS (``manage.py sweep_deadlines``
+    does the same without beat)."""
+    from games import deadlines
+
+    return deadlines.sweep().as_dict()
+
+
+@shared_task(
+    name="games.notification_email",
+    acks_late=True,
+    autoretry_for=(OperationalError, smtplib.SMTPException, OSError),
+    retry_backoff=True,
+    retry_backoff_max=600,
+    max_retries=6,
+)
+def notification_email(notification_id: int) -> bool:
+    """Send one notification's email, claimed once (a repeat finds nothing to do)."""
+    from games import notifications
+
+    return notifications.notification_email_send(notification_id=notification_id)
+
+
+@shared_task(name="games.webhook_deliver", **RETRY_POLICY)
+def webhook_deliver(delivery_id: int) -> str | None:
+    """One signed attempt at a webhook delivery; a failure is retried after backoff."""
+    from games import webhooks
+
+    status = webhooks.delivery_attempt(delivery_id=delivery_id)
+    if status == "retrying" and not settings.CELERY_TASK_ALWAYS_EAGER:
+        # A fresh message (not self.retry): the attempt count lives in the row, and the
+        # deadline sweep re-queues due retries should this message be lost.
+        delivery = webhooks.WebhookDelivery.objects.get(pk=delivery_id)
+        countdown = max((delivery.next_attempt_at - timezone.now()).total_seconds(), 0)
+        webhook_deliver.apply_async(args=(delivery_id,), countdown=countdown)
+    return status

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
     "games",
@@ -92,6 +93,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.web.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -221,6 +223,26 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "games.api.authentication.BearerTokenAuthentication",
+        "games.api.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "games.api.permissions.ReadPublicWriteAuthenticated",
+        "games.api.permissions.TokenScopes",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "games.api.throttles.AnonThrottle",
+        "games.api.throttles.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_RATE_ANON", "60/min"),
+        "user": os.environ.get("API_RATE_USER", "1200/min"),
+        "actions": os.environ.get("API_RATE_ACTIONS", "600/min"),
+    },
+    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.Pagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "games.api.exceptions.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Indulgence Online API",
@@ -228,7 +250,47 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    "PREPROCESSING_HOOKS": ["games.api.schema.drop_alternate_routes"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "FamilyEnum": "games.api.serializers.FAMILIES",
+        "GameStatusEnum": "games.models.GameStatus",
+        "DisputeStatusEnum": "games.models.DisputeStatus",
+    },
 }
+
+# --- Play by notification (issue 5): streams, deadlines, notifications, webhooks ----------
+# Added by the notifications/streams work; every value can be set from the environment.
+# The built-in bot that moves for a player whose time ran out (and takes the seat over
+# after AUTOPILOT_HANDOVER_AFTER autopilot moves in a row).
+AUTOPILOT_BOT = os.environ.get("AUTOPILOT_BOT", "heuristic")
+AUTOPILOT_HANDOVER_AFTER = 3
+TURN_REMINDER_FRACTION = 0.8  # the reminder goes out at 80% of the time allowed
+# Celery beat runs games.deadlines_sweep this often (without beat: manage.py sweep_deadlines).
+DEADLINE_SWEEP_SECONDS = float(os.environ.get("DEADLINE_SWEEP_SECONDS", "10"))
+# A game waiting on a bot or a settlement for this long gets its task queued again.
+STALLED_GAME_SECONDS = float(os.environ.get("STALLED_GAME_SECONDS", "30"))
+# Separate queues let several stacks (or test sessions) share one Redis database.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+CELERY_BEAT_SCHEDULE = {
+    "deadlines-sweep": {"task": "games.deadlines_sweep", "schedule": DEADLINE_SWEEP_SECONDS},
+}
+# Server-Sent Events (games.streams).
+EVENTS_CHANNEL_PREFIX = os.environ.get("EVENTS_CHANNEL_PREFIX", "indulgence")
+STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", "15"))
+STREAM_MAX_SECONDS = float(os.environ.get("STREAM_MAX_SECONDS", "300"))
+STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.5"))  # without Redis
+STREAM_FALLBACK_POLL_SECONDS = float(os.environ.get("STREAM_FALLBACK_POLL_SECONDS", "5"))
+STREAM_RETRY_MILLISECONDS = int(os.environ.get("STREAM_RETRY_MILLISECONDS", "2000"))
+# Webhooks (games.webhooks): retry n waits base * 2**(n-1) seconds.
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "10"))
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "5"))
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool(
+    "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=not PRODUCTION
+)
 
 # --- Security in production -----------------------------------------------------------
 if PRODUCTION:

@@ -8,7 +8,18 @@ from indulgence_site.health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("staff/", include("games.staff.urls")),  # dispute review (games/staff)
+    # Live streams, notifications, webhooks (games/live_urls.py): before the API catch-all.
+    path("", include("games.live_urls")),
+    path("api/v1/", include("games.api_disputes")),  # before games.api.urls' catch-all 404
+    path("api/v1/", include("games.api.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.web.urls")),
 ]
+
+# JSON errors under /api/ (Django's own pages elsewhere): games.api.exceptions.
+handler400 = "games.api.exceptions.handler400"
+handler403 = "games.api.exceptions.handler403"
+handler404 = "games.api.exceptions.handler404"
+handler500 = "games.api.exceptions.handler500"

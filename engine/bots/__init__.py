@@ -12,18 +12,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from engine.bots import random_bot
+
 BotFunction = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
 
-def _uniform(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The random bot: uniform over the legal actions."""
-    actions: list[dict[str, Any]] = view["legal_actions"]
-    if not actions:
-        raise ValueError("The random bot was asked to move with no legal action.")
-    return dict(rng.choice(actions))
-
-
-_REGISTRY: dict[str, tuple[str, BotFunction]] = {"random": ("1", _uniform)}
+_REGISTRY: dict[str, tuple[str, BotFunction]] = {"random": ("1", random_bot.choose)}
 
 
 def register(kind: str, version: str, bot: BotFunction) -> None:
@@ -46,3 +40,17 @@ def choose(kind: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any
 
 def version(kind: str) -> str:
     return _REGISTRY[kind][0]
+
+
+def _register_builtins() -> None:
+    """The heuristic and ISMCTS bots (imported here, after the registry exists)."""
+    from engine.bots.heuristic import VERSION as HEURISTIC_VERSION
+    from engine.bots.heuristic import heuristic_bot
+    from engine.bots.ismcts import VERSION as ISMCTS_VERSION
+    from engine.bots.ismcts import ismcts_bot
+
+    register("heuristic", HEURISTIC_VERSION, heuristic_bot)
+    register("ismcts", ISMCTS_VERSION, ismcts_bot)
+
+
+_register_builtins()

@@ -6,4 +6,17 @@ from games.web import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play-now", views.play_now, name="play_now"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("language", views.language_set, name="language"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("games/new", views.game_create, name="game_create"),
+    path("games/<int:game_id>/", views.game_table, name="table"),
+    path("games/<int:game_id>/act", views.game_act, name="act"),
+    path("games/<int:game_id>/join", views.game_join, name="join"),
+    path("games/<int:game_id>/history", views.game_history, name="history"),
+    path("games/<int:game_id>/replay", views.game_replay, name="replay"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("rules/", views.rules_page, name="rules"),
+    path("settings/", views.account_settings, name="settings"),
 ]

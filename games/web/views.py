@@ -1,10 +1,578 @@
-"""Thin page views: they read through selectors and write through games.services."""
+"""Thin page views: they read through selectors and write through services.
+
+Every page answers a plain request with the whole page and an htmx request with the
+named partial of the same template (``"games/table.html#table"``), so one piece of
+markup serves both. Forms post to real URLs and work without JavaScript (the view
+redirects after a successful post); with htmx the same URL answers with the partial.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+import engine.indulgence as rules
+from games import bots, notifications, selectors, services, webhooks
+from games.errors import NotFound, ServiceError, VersionConflict
+from games.models import ApiToken, GameStatus, HandSettlement, Webhook
+from games.web import forms, table, vocab
+
+TABLE_TEMPLATE = "games/table.html"
+TABLE_PARTS = frozenset({"table", "hand", "trick", "edicts", "seats", "status", "settlement"})
+POLL_NO_CHANGE = 204  # htmx: no swap, keep polling
+POLL_STOP = 286  # htmx: stop polling (the game will not change again)
 
 
+def _is_htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def htmx_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` that sends htmx requests to the login page as a whole page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if _is_htmx(request):
+            target = request.headers.get("HX-Current-URL") or request.get_full_path()
+            return HttpResponseClientRedirect(f"{settings.LOGIN_URL}?next={target}")
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
+# --- home, accounts, language -------------------------------------------------------------
+
+
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+@require_POST
+@htmx_login_required
+def play_now(request: HttpRequest) -> HttpResponse:
+    """A 4-player basic game against three heuristic bots, started at once."""
+    kinds = sorted(bots.available_kinds())
+    kind = "heuristic" if "heuristic" in kinds else kinds[0]
+    game = services.game_create(
+        creator=request.user,  # type: ignore[arg-type]
+        player_count=4,
+        bots=[(1, kind), (2, kind), (3, kind)],
+        rated=False,
+    )
+    return _redirect(request, reverse("table", args=[game.pk]))
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = forms.SignupForm(request.POST or None, initial={"language": _current_language()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.account_signup(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                language=form.cleaned_data["language"],
+            )
+        except ServiceError as error:
+            form.add_error("username", error.detail)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            translation.activate(form.cleaned_data["language"])
+            response = redirect("lobby")
+            _set_language_cookie(response, form.cleaned_data["language"])
+            return response
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """Switch the language: a cookie for everyone, and Player.language when signed in."""
+    form = forms.LanguageForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(status=400)
+    language = form.cleaned_data["language"]
+    if request.user.is_authenticated:
+        services.player_language_set(user=request.user, language=language)
+    target = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        target = "/"
+    response = HttpResponseRedirect(target)
+    _set_language_cookie(response, language)
+    return response
+
+
+def _set_language_cookie(response: HttpResponse, language: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def _current_language() -> str:
+    return (translation.get_language() or "en").split("-")[0]
+
+
+# --- lobby ----------------------------------------------------------------------------------
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = {**_lobby_context(request), "form": forms.GameCreateForm()}
+    template = "games/lobby.html#lists" if _is_htmx(request) else "games/lobby.html"
+    return render(request, template, context)
+
+
+def _lobby_context(request: HttpRequest) -> dict[str, Any]:
+    user = request.user
+    open_games = [
+        selectors.game_summary(game=g, user=user)
+        for g in selectors.game_list(user=user, status=GameStatus.OPEN)[:50]
+    ]
+    mine = [
+        selectors.game_summary(game=g, user=user)
+        for g in selectors.game_list(user=user, mine=True).exclude(status=GameStatus.VOID)[:50]
+    ]
+    watch = [
+        selectors.game_summary(game=g, user=user)
+        for g in selectors.game_list(user=user, status=GameStatus.IN_PROGRESS)[:20]
+    ]
+    return {
+        "open_games": [_lobby_line(s) for s in open_games if s["my_seat"] is None],
+        "my_games": [_lobby_line(s) for s in mine],
+        "watch_games": [_lobby_line(s) for s in watch if s["my_seat"] is None],
+    }
+
+
+def _lobby_line(summary: dict[str, Any]) -> dict[str, Any]:
+    to_act = summary["to_act"]
+    names = {s["seat"]: s["username"] for s in summary["seats"]}
+    return {
+        **summary,
+        "status_label": vocab.STATUSES.get(summary["status"], summary["status"]),
+        "variant_label": vocab.VARIANTS.get(summary["variant"], summary["variant"]),
+        "players": ", ".join(s["username"] for s in summary["seats"]),
+        "to_act_name": names.get(to_act, "") if to_act is not None else "",
+    }
+
+
+@require_POST
+@htmx_login_required
+def game_create(request: HttpRequest) -> HttpResponse:
+    form = forms.GameCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            game = services.game_create(
+                creator=request.user,  # type: ignore[arg-type]
+                player_count=form.cleaned_data["player_count"],
+                variant=form.cleaned_data["variant"],
+                turn_timeout_seconds=form.cleaned_data["turn_timeout_seconds"],
+                bots=form.bot_seats(),
+                rated=form.cleaned_data["rated"],
+            )
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            return _redirect(request, reverse("table", args=[game.pk]))
+    if _is_htmx(request):
+        return render(request, "games/lobby.html#create", {"form": form}, status=400)
+    return render(
+        request, "games/lobby.html", {**_lobby_context(request), "form": form}, status=400
+    )
+
+
+@require_POST
+@htmx_login_required
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.game_join(game_id=game_id, user=request.user)  # type: ignore[arg-type]
+    except NotFound as error:
+        raise Http404(error.detail) from error
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    return _redirect(request, reverse("table", args=[game_id]))
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    """After a successful post: a 303 for browsers, HX-Location-like redirect for htmx."""
+    if _is_htmx(request):
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+def _game_or_404(game_id: int) -> Any:
+    try:
+        return selectors.game_get(game_id=game_id)
+    except NotFound as error:
+        raise Http404(error.detail) from error
+
+
+def _table_render(
+    request: HttpRequest,
+    game: Any,
+    *,
+    part: str = "table",
+    error: str = "",
+    status: int = 200,
+    announce: bool = False,
+) -> HttpResponse:
+    view = selectors.game_view(game=game, user=request.user)
+    context = table.table_context(view)
+    context["error"] = error
+    context["announce"] = table.announcement(context) if announce else ""
+    if _is_htmx(request):
+        return render(request, f"{TABLE_TEMPLATE}#{part}", context, status=status)
+    return render(request, TABLE_TEMPLATE, context, status=status)
+
+
+@require_GET
+def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The table. ``?since=<version>`` is the live update: 204 when nothing changed, 286
+    when nothing will change any more, else the table partial."""
+    game = _game_or_404(game_id)
+    since = request.GET.get("since")
+    if since is not None and since.isdigit() and int(since) == game.version:
+        if game.status in (GameStatus.OPEN, GameStatus.IN_PROGRESS):
+            return HttpResponse(status=POLL_NO_CHANGE)
+        return _table_render(request, game, status=POLL_STOP)
+    part = request.GET.get("part", "table")
+    if part not in TABLE_PARTS:
+        part = "table"
+    return _table_render(request, game, part=part, announce=since is not None)
+
+
+@require_POST
+@htmx_login_required
+def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Submit one action: ``action`` (the action as JSON), ``version`` (the version the
+    player saw) and, for a card, ``ring`` to play the Indulgence ring on it."""
+    game = _game_or_404(game_id)
+    error = ""
+    status = 200
+    try:
+        action = json.loads(request.POST.get("action", ""))
+    except ValueError:
+        action = None
+    version_raw = request.POST.get("version", "")
+    version = int(version_raw) if version_raw.isdigit() else None
+    if not isinstance(action, dict):
+        error, status = _("That was not a valid action."), 400
+    else:
+        if action.get("type") == "play" and request.POST.get("ring"):
+            action["indulgence"] = True
+        try:
+            services.action_submit(
+                game_id=game.pk,
+                user=request.user,  # type: ignore[arg-type]
+                action=action,
+                expected_version=version,
+            )
+        except VersionConflict:
+            error = _(
+                "The table changed while you were deciding, so nothing was played. "
+                "Here it is as it is now: decide again."
+            )
+            status = 409
+        except ServiceError as exc:
+            error, status = exc.detail, exc.status
+    if not _is_htmx(request):
+        if error:
+            messages.error(request, error)
+        return redirect("table", game_id=game.pk)
+    game.refresh_from_db()
+    return _table_render(request, game, error=error, status=status, announce=True)
+
+
+@require_GET
+def game_history(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Every settled hand of the game: who paid whom and why (public once settled)."""
+    game = _game_or_404(game_id)
+    view = selectors.game_view(game=game, user=request.user)
+    hands = []
+    for settlement in HandSettlement.objects.filter(game=game).order_by("hand_number"):
+        hands.append(
+            {
+                "hand": settlement.hand_number,
+                "payments": [
+                    {
+                        "payer": table.seat_name(view, p["payer"]),
+                        "payee": table.seat_name(view, p["payee"]),
+                        "owed": p["owed"],
+                        "paid": p["paid"],
+                        "reason": vocab.payment_reason(p["reason"]),
+                    }
+                    for p in settlement.payments
+                ],
+                "florins": [
+                    {"name": table.seat_name(view, int(seat)), "florins": florins}
+                    for seat, florins in sorted(
+                        settlement.florins_after.items(), key=lambda item: int(item[0])
+                    )
+                ],
+            }
+        )
+    context = {"v": view, "hands": hands}
+    template = "games/history.html#history" if _is_htmx(request) else "games/history.html"
+    return render(request, template, context)
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a finished game, every hand revealed (the record is public now)."""
+    game = _game_or_404(game_id)
+    try:
+        record = selectors.game_export(game=game, user=request.user)
+    except ServiceError as error:
+        return render(
+            request, "games/replay.html", {"game": game, "unavailable": error.detail}, status=409
+        )
+    moves = record["moves"]
+    step_raw = request.GET.get("move", "")
+    step = int(step_raw) if step_raw.isdigit() else 0
+    step = max(0, min(step, len(moves)))
+    state = selectors.record_replay(
+        player_count=record["player_count"],
+        variant=record["variant"],
+        seed=record["seed"],
+        moves=moves[:step],
+    )
+    names = {s["seat"]: s["username"] for s in record["seats"]}
+    view = rules.view(state, None)
+    view.update(
+        {
+            "id": game.pk,
+            "status": "finished" if step == len(moves) else "in_progress",
+            "seats": [
+                {
+                    **s,
+                    "username": names[s["seat"]],
+                    "display_name": names[s["seat"]],
+                    "is_bot": next(r["is_bot"] for r in record["seats"] if r["seat"] == s["seat"]),
+                    "bot_kind": None,
+                }
+                for s in view["seats"]
+            ],
+            "version": game.version,
+        }
+    )
+    context = table.table_context(view)
+    context["hands"] = [
+        {
+            "name": table.seat_name(view, seat),
+            "cards": [table.card_face(card) for card in rules.view(state, seat)["my_hand"]],
+        }
+        for seat in range(record["player_count"])
+    ]
+    last_move = moves[step - 1] if step else None
+    context.update(
+        {
+            "game": game,
+            "step": step,
+            "total": len(moves),
+            "prev": max(step - 1, 0),
+            "next": min(step + 1, len(moves)),
+            "last_move": _move_text(last_move, names) if last_move else "",
+            "seed": record["seed"],
+        }
+    )
+    template = "games/replay.html#board" if _is_htmx(request) else "games/replay.html"
+    return render(request, template, context)
+
+
+def _move_text(move: dict[str, Any], names: dict[int, str]) -> str:
+    action = move["action"]
+    who = names.get(move["seat"], "") if move["seat"] is not None else ""
+    kind = action.get("type")
+    if kind == "advance":
+        return _("The hand was settled and the next one dealt.")
+    if kind == "play":
+        text = _("%(name)s played %(card)s.") % {
+            "name": who,
+            "card": vocab.card_label(action["card"]),
+        }
+        if action.get("indulgence"):
+            text += " " + _("(with the Indulgence ring)")
+        return text
+    if kind == "choose_edict":
+        return _("%(name)s chose the edict “%(edict)s”.") % {
+            "name": who,
+            "edict": vocab.edict_title(action["edict"]),
+        }
+    if kind == "sin":
+        return _("%(name)s sinned.") % {"name": who}
+    if kind == "pass":
+        return _("%(name)s passed.") % {"name": who}
+    if kind == "name_trump":
+        return _("%(name)s named %(family)s as trump.") % {
+            "name": who,
+            "family": vocab.family_name(action["family"]),
+        }
+    if kind == "papal_bull":
+        return _("%(name)s played a papal bull.") % {"name": who}
+    if kind == "resolve_tie":
+        return _("%(name)s settled a tie for %(family)s on %(seat)s.") % {
+            "name": who,
+            "family": vocab.family_name(action["family"]),
+            "seat": names.get(action["seat"], ""),
+        }
+    return who
+
+
+# --- leaderboard and rules -------------------------------------------------------------------
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    form = forms.LeaderboardForm(request.GET or {"variant": "basic", "player_count": 4})
+    rows: list[dict[str, Any]] = []
+    if form.is_valid():
+        rows = selectors.leaderboard(
+            variant=form.cleaned_data["variant"], player_count=form.cleaned_data["player_count"]
+        )
+    template = "games/leaderboard.html#board" if _is_htmx(request) else "games/leaderboard.html"
+    return render(request, template, {"form": form, "rows": rows})
+
+
+@require_GET
+def rules_page(request: HttpRequest) -> HttpResponse:
+    from engine.indulgence.edicts import CATALOG
+
+    edicts = [
+        {
+            **vocab.edict_display(e.as_dict()),
+            "basic": e.basic,
+            "amount": e.edict_amount,
+            "reward": e.sin_reward,
+        }
+        for e in CATALOG
+    ]
+    return render(request, "rules.html", {"edicts": edicts})
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+@htmx_login_required
+def account_settings(request: HttpRequest) -> HttpResponse:
+    """Language, email notifications and quiet hours, webhooks, API tokens."""
+    user = cast(User, request.user)  # htmx_login_required: signed in
+    services.player_ensure(user=user)
+    kinds = [str(kind) for kind in notifications.EMAIL_KINDS]
+    notification_form = forms.NotificationForm(
+        initial=_notification_initial(user),
+        kinds=kinds,
+    )
+    token_form = forms.TokenForm()
+    webhook_form = forms.WebhookForm()
+    new_token = new_secret = ""
+    which = request.POST.get("form") if request.method == "POST" else None
+    try:
+        if which == "notifications":
+            notification_form = forms.NotificationForm(request.POST, kinds=kinds)
+            if notification_form.is_valid():
+                notifications.preferences_update(
+                    user=user,
+                    changes=notification_form.changes(),
+                )
+                messages.success(request, _("Notification preferences saved."))
+                return _settings_redirect(request)
+        elif which == "token":
+            token_form = forms.TokenForm(request.POST)
+            if token_form.is_valid():
+                scopes = ["read", "play"] if token_form.cleaned_data["play"] else ["read"]
+                _token, new_token = services.token_issue(
+                    user=user,
+                    name=token_form.cleaned_data["name"],
+                    scopes=scopes,
+                )
+                token_form = forms.TokenForm()
+        elif which == "revoke":
+            token_id = request.POST.get("token", "")
+            services.token_revoke(
+                token_id=int(token_id) if token_id.isdigit() else 0,
+                user=user,
+            )
+            messages.success(request, _("The token was revoked."))
+            return _settings_redirect(request)
+        elif which == "webhook":
+            webhook_form = forms.WebhookForm(request.POST)
+            if webhook_form.is_valid():
+                webhook = webhooks.webhook_create(
+                    user=user,
+                    url=webhook_form.cleaned_data["url"],
+                    kinds=webhook_form.cleaned_data["kinds"],
+                )
+                new_secret = webhook.secret
+                webhook_form = forms.WebhookForm()
+        elif which == "webhook_delete":
+            webhook_id = request.POST.get("webhook", "")
+            webhooks.webhook_delete(
+                user=user,
+                webhook_id=int(webhook_id) if webhook_id.isdigit() else 0,
+            )
+            messages.success(request, _("The webhook was deleted."))
+            return _settings_redirect(request)
+    except ServiceError as error:
+        target = {"notifications": notification_form, "token": token_form, "webhook": webhook_form}
+        if which in target:
+            target[which].add_error(None, error.detail)
+        else:
+            messages.error(request, error.detail)
+    context = {
+        "language_form": forms.LanguageForm(initial={"language": _current_language()}),
+        "notification_form": notification_form,
+        "token_form": token_form,
+        "tokens": ApiToken.objects.filter(user=user).order_by("-created_at"),
+        "new_token": new_token,
+        "webhook_form": webhook_form,
+        "webhooks": Webhook.objects.filter(user=user).order_by("id"),
+        "new_secret": new_secret,
+    }
+    part = {"token": "#tokens", "webhook": "#webhooks"}.get(which or "", "")
+    template = f"settings.html{part}" if part and _is_htmx(request) else "settings.html"
+    return render(request, template, context)
+
+
+def _notification_initial(user: Any) -> dict[str, Any]:
+    prefs = notifications.preferences_get(user=user)
+    initial = {key: value for key, value in prefs.items() if key.startswith("email_")}
+    quiet = prefs.get("quiet_hours") or {}
+    initial.update(
+        {
+            "quiet_start": quiet.get("start"),
+            "quiet_end": quiet.get("end"),
+            "quiet_timezone": quiet.get("timezone", ""),
+        }
+    )
+    return initial
+
+
+def _settings_redirect(request: HttpRequest) -> HttpResponse:
+    return _redirect(request, reverse("settings"))

@@ -23,10 +23,12 @@ def test_it_reports_the_database_and_the_embedded_worker(client: Client) -> None
 def test_it_reports_redis_up_and_no_worker_listening(
     client: Client, settings: SettingsWrapper
 ) -> None:
-    with override_settings(REDIS_URL=settings.TEST_REDIS_URL, CELERY_TASK_ALWAYS_EAGER=False):
+    # Database 14: no test worker ever consumes it (worker tests use the test URL's db).
+    redis_url = settings.TEST_REDIS_URL.rsplit("/", 1)[0] + "/14"
+    with override_settings(REDIS_URL=redis_url, CELERY_TASK_ALWAYS_EAGER=False):
         from indulgence_site.celery import app
 
-        app.conf.broker_url = settings.TEST_REDIS_URL
+        app.conf.broker_url = redis_url
         try:
             body = client.get("/healthz").json()
         finally:

@@ -1,0 +1,281 @@
+"""The REST client (api.md): one method per endpoint, errors as exceptions.
+
+Every request goes through :meth:`Client.request`, which
+
+* waits and retries on ``429 throttled`` for the server's ``Retry-After`` seconds (at
+  most ``max_rate_waits`` times, each wait capped at ``max_retry_after``), then raises
+  :class:`RateLimited`;
+* retries network failures (bounded, with backoff) when repeating is safe: reads, and
+  actions, which always carry an ``Idempotency-Key`` so that a repeat is answered with the
+  first result instead of acting twice;
+* turns every error response into the exception for its ``code`` (``errors.py``).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any, Literal
+
+import httpx
+
+from indulgence_client.errors import RateLimited, TransportError, error_for
+from indulgence_client.sse import EventStream
+
+JsonDict = dict[str, Any]
+View = JsonDict
+Action = JsonDict
+Status = Literal["open", "in_progress", "finished", "void"]
+BotKind = Literal["random", "heuristic", "ismcts"]
+
+API_PREFIX = "/api/v1"
+DEFAULT_USER_AGENT = "indulgence-client/0.1"
+
+
+class Client:
+    """A bearer-token client for one server, e.g. ``Client("http://127.0.0.1:8000", token)``."""
+
+    def __init__(
+        self,
+        server: str,
+        token: str | None = None,
+        *,
+        timeout: float = 30.0,
+        max_network_retries: int = 3,
+        max_rate_waits: int = 5,
+        max_retry_after: float = 60.0,
+        backoff: float = 0.5,
+        sleep: Callable[[float], None] = time.sleep,
+        transport: httpx.BaseTransport | None = None,
+        user_agent: str = DEFAULT_USER_AGENT,
+    ) -> None:
+        self.server = server.rstrip("/")
+        self.max_network_retries = max_network_retries
+        self.max_rate_waits = max_rate_waits
+        self.max_retry_after = max_retry_after
+        self.backoff = backoff
+        self.sleep = sleep
+        headers = {"Accept": "application/json", "User-Agent": user_agent}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.http = httpx.Client(
+            base_url=self.server, headers=headers, timeout=timeout, transport=transport
+        )
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the transport ------------------------------------------------------------------
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        retry_network: bool | None = None,
+    ) -> httpx.Response:
+        """Send a request under ``/api/v1``; return the 2xx response or raise.
+
+        ``retry_network`` (default: True for GET, or when an Idempotency-Key is sent) says
+        whether a request whose fate is unknown after a network failure may be repeated.
+        """
+        url = path if path.startswith("/") else f"{API_PREFIX}/{path}"
+        if retry_network is None:
+            retry_network = method.upper() == "GET" or bool(
+                headers and "Idempotency-Key" in headers
+            )
+        rate_waits = 0
+        network_failures = 0
+        while True:
+            try:
+                response = self.http.request(
+                    method, url, json=json, params=params, headers=headers
+                )
+            except httpx.TransportError as exc:
+                # A connection never made can always be tried again; anything else only
+                # when repeating cannot act twice.
+                safe = retry_network or isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+                network_failures += 1
+                if not safe or network_failures > self.max_network_retries:
+                    raise TransportError(f"{method} {url} failed: {exc!r}") from exc
+                self.sleep(min(self.backoff * 2 ** (network_failures - 1), 8.0))
+                continue
+            if response.status_code == 429:
+                retry_after = _retry_after(response)
+                if rate_waits < self.max_rate_waits and retry_after <= self.max_retry_after:
+                    rate_waits += 1
+                    self.sleep(retry_after)
+                    continue
+                raise _error(response, retry_after)
+            if response.status_code >= 400:
+                raise _error(response)
+            return response
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self.request(method, path, **kwargs).json()
+
+    # --- games ---------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        player_count: int,
+        *,
+        variant: Literal["basic", "expert"] = "basic",
+        bots: dict[int, BotKind] | None = None,
+        rated: bool = True,
+        seed: str | None = None,
+        turn_timeout_seconds: int | None = None,
+    ) -> View:
+        """Create a game (you take seat 0); ``bots`` maps seats to built-in bots."""
+        body: JsonDict = {"player_count": player_count, "variant": variant, "rated": rated}
+        if bots:
+            body["bots"] = [{"seat": seat, "bot": kind} for seat, kind in sorted(bots.items())]
+        if seed is not None:
+            body["seed"] = seed
+        if turn_timeout_seconds is not None:
+            body["turn_timeout_seconds"] = turn_timeout_seconds
+        view: View = self._json("POST", "games/", json=body)
+        return view
+
+    def create_sandbox(
+        self,
+        *,
+        seed: str,
+        player_count: int = 3,
+        variant: Literal["basic", "expert"] = "basic",
+        bot: BotKind = "random",
+        turn_timeout_seconds: int | None = None,
+    ) -> View:
+        """An unrated game with a chosen seed against built-in bots: reproducible deals."""
+        return self.create_game(
+            player_count,
+            variant=variant,
+            bots={seat: bot for seat in range(1, player_count)},
+            rated=False,
+            seed=seed,
+            turn_timeout_seconds=turn_timeout_seconds,
+        )
+
+    def list_games(
+        self,
+        *,
+        status: Status | None = None,
+        mine: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> JsonDict:
+        """One page: ``{"count", "next", "previous", "results": [summary, ...]}``."""
+        params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if status:
+            params["status"] = status
+        if mine:
+            params["mine"] = "true"
+        page: JsonDict = self._json("GET", "games/", params=params)
+        return page
+
+    def iter_games(self, *, status: Status | None = None, mine: bool = False) -> Iterator[JsonDict]:
+        """Every game summary, following the pages."""
+        offset = 0
+        while True:
+            page = self.list_games(status=status, mine=mine, limit=200, offset=offset)
+            yield from page["results"]
+            offset += len(page["results"])
+            if not page["next"] or not page["results"]:
+                return
+
+    def game(self, game_id: int) -> View:
+        view: View = self._json("GET", f"games/{game_id}/")
+        return view
+
+    def join(self, game_id: int) -> View:
+        view: View = self._json("POST", f"games/{game_id}/join")
+        return view
+
+    def act(
+        self,
+        game_id: int,
+        action: Action,
+        *,
+        version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> View:
+        """Take an action; returns the new view. A fresh Idempotency-Key is made per call
+        (network failures are retried with the same key: the action is applied once)."""
+        key = idempotency_key or f"{game_id}-{version}-{uuid.uuid4().hex}"
+        body: JsonDict = {"action": action}
+        if version is not None:
+            body["version"] = version
+        view: View = self._json(
+            "POST", f"games/{game_id}/actions", json=body, headers={"Idempotency-Key": key}
+        )
+        return view
+
+    def moves(self, game_id: int) -> JsonDict:
+        log: JsonDict = self._json("GET", f"games/{game_id}/moves")
+        return log
+
+    def export(self, game_id: int) -> JsonDict:
+        record: JsonDict = self._json("GET", f"games/{game_id}/export")
+        return record
+
+    def dispute(self, game_id: int, reason: str) -> JsonDict:
+        dispute: JsonDict = self._json(
+            "POST", f"games/{game_id}/disputes", json={"reason": reason}
+        )
+        return dispute
+
+    # --- players -------------------------------------------------------------------------
+
+    def leaderboard(
+        self, *, variant: Literal["basic", "expert"] = "basic", player_count: int = 4, limit: int = 100
+    ) -> JsonDict:
+        params = {"variant": variant, "player_count": player_count, "limit": limit}
+        board: JsonDict = self._json("GET", "leaderboard", params=params)
+        return board
+
+    def me(self) -> JsonDict:
+        me: JsonDict = self._json("GET", "me")
+        return me
+
+    # --- live streams ----------------------------------------------------------------------
+
+    def game_stream(self, game_id: int, *, last_event_id: int | None = None, **options: Any) -> EventStream:
+        """The game's events (dicts with ``type``, ``game``, ``version``...), resuming."""
+        return EventStream(
+            self.http, f"{API_PREFIX}/games/{game_id}/stream", last_event_id=last_event_id, **options
+        )
+
+    def account_stream(self, *, last_event_id: int | None = None, **options: Any) -> EventStream:
+        """Your account's events (``your_turn``, ``game_started``, ``game_finished``...)."""
+        return EventStream(
+            self.http, f"{API_PREFIX}/stream", last_event_id=last_event_id, **options
+        )
+
+
+def _retry_after(response: httpx.Response) -> float:
+    try:
+        return max(0.0, float(response.headers.get("Retry-After", "1")))
+    except ValueError:
+        return 1.0
+
+
+def _error(response: httpx.Response, retry_after: float | None = None) -> Exception:
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.status_code == 429:
+        error = error_for(429, body, retry_after=retry_after)
+        assert isinstance(error, RateLimited)
+        return error
+    return error_for(response.status_code, body)

@@ -1,0 +1,448 @@
+"""Request parsing and the documented response shapes.
+
+Request serializers only check a body's shape and types; the services decide everything
+else (a seed on a rated game, an unknown bot, whether an action is legal) and say why.
+Response serializers never serialize anything: the views return the selectors' dicts
+as they are (only ``games.selectors.game_view`` carries game state to a player). They
+exist to describe those dicts in the OpenAPI schema, and ``tests/api/test_schema.py``
+checks them against real responses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import DisputeStatus, GameStatus, TokenScope, Variant
+
+FAMILIES = ["borgia", "medici", "orsini", "sforza"]
+PHASES = [
+    "choosing_edict",
+    "naming_trump",
+    "sin_decision",
+    "playing",
+    "resolving_ties",
+    "settling",
+    "finished",
+]
+ACTION_TYPES = ["choose_edict", "papal_bull", "name_trump", "sin", "pass", "play", "resolve_tie"]
+BOT_KINDS = ["random", "heuristic", "ismcts"]
+MAX_DISPUTE_REASON = 4000
+MAX_IDEMPOTENCY_KEY = 128
+
+
+# --- requests -------------------------------------------------------------------------
+
+
+class BotSeatRequest(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField(min_value=1, max_value=3, help_text="1..player_count-1.")
+    bot = serializers.CharField(
+        max_length=32, help_text=f"A built-in bot: {', '.join(BOT_KINDS)} (400 unknown_bot)."
+    )
+
+
+class GameCreateRequest(serializers.Serializer[dict[str, Any]]):
+    player_count = serializers.ChoiceField(choices=[3, 4])
+    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.BASIC)
+    turn_timeout_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="Seconds each player has to act (60 to 2592000); omitted: no limit.",
+    )
+    bots = BotSeatRequest(many=True, required=False, help_text="Seats given to built-in bots.")
+    rated = serializers.BooleanField(default=True)
+    seed = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=128,
+        help_text="Unrated games only: a chosen seed makes the deals reproducible.",
+    )
+
+
+class ActionRequest(serializers.Serializer[dict[str, Any]]):
+    action = serializers.DictField(
+        help_text="One of the view's legal_actions, e.g. {'type': 'play', 'card': 'M7'}."
+    )
+    version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="The view's version you decided on; a stale one is refused (409).",
+    )
+
+
+class DisputeRequest(serializers.Serializer[dict[str, Any]]):
+    reason = serializers.CharField(max_length=MAX_DISPUTE_REASON, help_text="What went wrong.")
+
+
+class GameListQuery(serializers.Serializer[dict[str, Any]]):
+    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+    mine = serializers.BooleanField(
+        default=False, help_text="Only games you sit at (needs authentication)."
+    )
+
+
+class LeaderboardQuery(serializers.Serializer[dict[str, Any]]):
+    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.BASIC)
+    player_count = serializers.ChoiceField(choices=[3, 4], default=4)
+    limit = serializers.IntegerField(min_value=1, max_value=100, default=100)
+
+
+class TokenCreateRequest(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=TokenScope.choices),
+        min_length=1,
+        default=list(TokenScope.values),
+        help_text="read: GET requests; play: POST requests.",
+    )
+
+
+# --- responses (documentation only) ---------------------------------------------------
+
+
+class ErrorResponse(serializers.Serializer[dict[str, Any]]):
+    code = serializers.CharField(help_text="snake_case, stable: program against this.")
+    detail = serializers.CharField(help_text="A human sentence saying what and why.")
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = dict(super().get_fields())
+        # Added here: a class attribute "errors" would shadow Serializer.errors.
+        fields["errors"] = serializers.DictField(
+            required=False, help_text="invalid_request only: the messages per field."
+        )
+        return fields
+
+
+def _seat_map(help_text: str, **options: Any) -> serializers.DictField:
+    return serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=f"{help_text} Keys are seats as strings.",
+        **options,
+    )
+
+
+class ActionShape(serializers.Serializer[dict[str, Any]]):
+    type = serializers.ChoiceField(choices=ACTION_TYPES)
+    edict = serializers.CharField(required=False, help_text="choose_edict: an edict id.")
+    family = serializers.ChoiceField(
+        choices=FAMILIES, required=False, help_text="name_trump, resolve_tie."
+    )
+    card = serializers.CharField(required=False, help_text="play: a card id, B1..S9.")
+    indulgence = serializers.BooleanField(
+        required=False, help_text="play: the sinner puts the Indulgence ring on the card."
+    )
+    seat = serializers.IntegerField(required=False, help_text="resolve_tie: the chosen seat.")
+
+
+class SeatShape(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    bot_kind = serializers.CharField(allow_null=True, help_text="Set when a built-in bot plays.")
+    florins = serializers.IntegerField(
+        allow_null=True, help_text="null until the game starts; staff adjustments included."
+    )
+    florins_adjustment = serializers.IntegerField(
+        help_text="Florins staff added (or took) after a review; included in florins."
+    )
+    papal_bull_available = serializers.BooleanField(allow_null=True)
+
+
+class EdictShape(serializers.Serializer[dict[str, Any]]):
+    id = serializers.CharField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    families = serializers.ListField(child=serializers.ChoiceField(choices=FAMILIES))
+    edict_amount = serializers.IntegerField()
+    sin_reward = serializers.IntegerField()
+    fail_penalty = serializers.IntegerField()
+    basic = serializers.BooleanField()
+    text = serializers.CharField()
+    sin_text = serializers.CharField()
+
+
+class PlayShape(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    card = serializers.CharField(
+        allow_null=True, help_text="null: played face down and the trick is not complete."
+    )
+    indulgence = serializers.BooleanField()
+
+
+class CurrentTrickShape(serializers.Serializer[dict[str, Any]]):
+    leader = serializers.IntegerField()
+    led_family = serializers.ChoiceField(choices=FAMILIES, allow_null=True)
+    plays = PlayShape(many=True)
+
+
+class TrickShape(serializers.Serializer[dict[str, Any]]):
+    leader = serializers.IntegerField()
+    plays = PlayShape(many=True)
+    winner = serializers.IntegerField()
+
+
+class SinDecisionShape(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    decision = serializers.ChoiceField(choices=["sin", "pass"])
+
+
+class TieChoiceShape(serializers.Serializer[dict[str, Any]]):
+    family = serializers.ChoiceField(choices=FAMILIES)
+    chooser = serializers.IntegerField()
+    seat = serializers.IntegerField()
+
+
+class PendingTieShape(serializers.Serializer[dict[str, Any]]):
+    family = serializers.ChoiceField(choices=FAMILIES)
+    chooser = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.IntegerField())
+
+
+class PaymentShape(serializers.Serializer[dict[str, Any]]):
+    payer = serializers.IntegerField()
+    payee = serializers.IntegerField()
+    owed = serializers.IntegerField()
+    paid = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class SettlementShape(serializers.Serializer[dict[str, Any]]):
+    hand = serializers.IntegerField()
+    ruler = serializers.IntegerField()
+    edicts_in_force = serializers.ListField(child=serializers.CharField())
+    papal_bull = serializers.BooleanField()
+    trump = serializers.ChoiceField(choices=FAMILIES, allow_null=True)
+    sinner = serializers.IntegerField(allow_null=True)
+    sin_succeeded = serializers.BooleanField(allow_null=True)
+    papal_bull_win = serializers.BooleanField()
+    bankruptcy = serializers.BooleanField()
+    ended_early = serializers.BooleanField()
+    tie_choices = TieChoiceShape(many=True)
+    payments = PaymentShape(many=True)
+    florins_after = _seat_map("Florins after the hand.")
+
+
+class FlorinAdjustmentShape(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    amount = serializers.IntegerField()
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class ResultShape(serializers.Serializer[dict[str, Any]]):
+    winner_seat = serializers.IntegerField()
+    florins = _seat_map("Final florins.")
+    reason = serializers.ChoiceField(choices=["rounds_complete", "bankruptcy", "papal_bull_sin"])
+
+
+class GameViewResponse(serializers.Serializer[dict[str, Any]]):
+    """api.md "The view": what the caller's seat may know (a spectator's when unseated).
+
+    Fields marked optional exist once the cards are dealt (not while the game is open).
+    """
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    player_count = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    version = serializers.IntegerField(help_text="Bumps on every state change.")
+    my_seat = serializers.IntegerField(allow_null=True, help_text="null: you are a spectator.")
+    seed_commitment = serializers.CharField(help_text="sha256 hex of the secret seed.")
+    turn_timeout_seconds = serializers.IntegerField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    seats = SeatShape(many=True)
+    open_seats = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True, help_text="1..3.")
+    hand_number = serializers.IntegerField(allow_null=True)
+    total_hands = serializers.IntegerField(required=False)
+    ruler_seat = serializers.IntegerField(allow_null=True)
+    first_ruler = serializers.IntegerField(required=False)
+    phase = serializers.ChoiceField(choices=PHASES, allow_null=True)
+    to_act = serializers.IntegerField(allow_null=True, help_text="The seat to act, if any.")
+    edict_row = EdictShape(many=True)
+    edicts_in_play = EdictShape(many=True)
+    papal_bull = serializers.BooleanField(required=False)
+    edict_deck_remaining = serializers.IntegerField(required=False)
+    sin_decisions = SinDecisionShape(many=True, required=False)
+    sinner_seat = serializers.IntegerField(allow_null=True)
+    trump = serializers.ChoiceField(choices=FAMILIES, allow_null=True)
+    indulgence_used = serializers.BooleanField()
+    face_down = serializers.BooleanField(required=False)
+    my_hand = serializers.ListField(child=serializers.CharField(), help_text="Your cards.")
+    hand_counts = _seat_map("Cards each seat still holds.", required=False)
+    current_trick = CurrentTrickShape(allow_null=True)
+    tricks = TrickShape(many=True, help_text="Completed tricks of this hand.")
+    trick_counts = _seat_map("Tricks each seat took this hand.", required=False)
+    ended_early = serializers.BooleanField(required=False)
+    pending_tie = PendingTieShape(allow_null=True, required=False)
+    tie_choices = TieChoiceShape(many=True, required=False)
+    legal_actions = ActionShape(many=True, help_text="Empty unless it is your turn.")
+    last_settlement = SettlementShape(allow_null=True)
+    result = ResultShape(allow_null=True)
+    is_over = serializers.BooleanField(required=False)
+    florin_adjustments = FlorinAdjustmentShape(
+        many=True, help_text="Staff adjustments after a dispute review, oldest first."
+    )
+
+
+class SummarySeatShape(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    is_bot = serializers.BooleanField()
+
+
+class GameSummaryResponse(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    player_count = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    version = serializers.IntegerField()
+    seats = SummarySeatShape(many=True)
+    open_seats = serializers.IntegerField()
+    to_act = serializers.IntegerField(allow_null=True)
+    my_seat = serializers.IntegerField(allow_null=True)
+    my_turn = serializers.BooleanField()
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class GamePageResponse(serializers.Serializer[dict[str, Any]]):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummaryResponse(many=True)
+
+
+class MoveShape(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="null: a system step.")
+    action = serializers.DictField(
+        help_text="The action; {'type': 'advance'} settles a hand and deals the next."
+    )
+    actor = serializers.ChoiceField(choices=["human", "bot", "autopilot", "system"])
+    bot = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+
+
+class MovesResponse(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField(help_text="The game.")
+    version = serializers.IntegerField()
+    moves = MoveShape(many=True)
+
+
+class RecordSeatShape(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    is_bot = serializers.BooleanField()
+
+
+class RecordHandShape(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField()
+    round = serializers.IntegerField()
+    ruler = serializers.IntegerField()
+    deal = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Cards dealt per seat; keys are seats as strings.",
+    )
+    edict_row = serializers.ListField(child=serializers.CharField())
+    edicts_in_force = serializers.ListField(child=serializers.CharField())
+    papal_bull = serializers.BooleanField()
+    trump = serializers.ChoiceField(choices=FAMILIES, allow_null=True)
+    sin_decisions = SinDecisionShape(many=True)
+    sinner = serializers.IntegerField(allow_null=True)
+    tricks = TrickShape(many=True)
+    current_trick = CurrentTrickShape(allow_null=True)
+    ended_early = serializers.BooleanField()
+    tie_choices = TieChoiceShape(many=True)
+    sin_succeeded = serializers.BooleanField(allow_null=True)
+    payments = PaymentShape(many=True)
+    florins_after = _seat_map("Florins after the hand (null while it is played).", allow_null=True)
+
+
+class RecordMoveShape(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    action = serializers.DictField()
+    at = serializers.DateTimeField()
+
+
+class ExportResponse(serializers.Serializer[dict[str, Any]]):
+    """api.md "The full record": the engine's full_record plus accounts and timestamps."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    player_count = serializers.IntegerField()
+    seed = serializers.CharField()
+    seed_commitment = serializers.CharField()
+    seats = RecordSeatShape(many=True)
+    first_ruler = serializers.IntegerField()
+    edict_deck = serializers.ListField(child=serializers.CharField())
+    hands = RecordHandShape(many=True)
+    result = ResultShape(allow_null=True)
+    moves = RecordMoveShape(many=True)
+    florin_adjustments = FlorinAdjustmentShape(many=True)
+    florins_adjusted = _seat_map(
+        "Final florins with staff adjustments (result stays as played).", required=False
+    )
+
+
+class DisputeResponse(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=DisputeStatus.choices)
+    reason = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class LeaderboardEntryShape(serializers.Serializer[dict[str, Any]]):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    rating = serializers.FloatField(help_text="Conservative rating: mu - 3 sigma.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class LeaderboardResponse(serializers.Serializer[dict[str, Any]]):
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    player_count = serializers.IntegerField()
+    entries = LeaderboardEntryShape(many=True)
+
+
+class MeResponse(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    language = serializers.CharField()
+    is_staff = serializers.BooleanField()
+    auth = serializers.ChoiceField(choices=["token", "session"])
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
+
+
+class TokenResponse(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    prefix = serializers.CharField(help_text="The token's first characters, to tell it apart.")
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class TokenCreatedResponse(TokenResponse):
+    token = serializers.CharField(help_text="The token itself. Shown this once only.")
+
+
+class TokenPageResponse(serializers.Serializer[dict[str, Any]]):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = TokenResponse(many=True)

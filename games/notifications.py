@@ -1,0 +1,385 @@
+"""Notifications: the in-app list, email (with preferences, quiet hours, unsubscribe) and
+the account stream and webhooks they feed.
+
+:func:`notifications_send` is the one writer. It runs inside the caller's transaction:
+the notification rows, the account stream events and the webhook deliveries commit with
+the change they describe, and emails and webhook calls are queued after commit.
+
+Preferences live in ``Player.notification_preferences``::
+
+    {"email_your_turn": true, "email_reminder": true, "email_game_finished": true,
+     "email_dispute_update": true, "email_seat_handed_to_bot": true,
+     "quiet_hours": {"start": "22:00", "end": "07:30", "timezone": "Europe/Rome"} | null}
+
+A missing ``email_<kind>`` key means yes. During quiet hours an email is held (status
+``held``) until they end; the deadline sweep then sends it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import smtplib
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from games import events, webhooks
+from games.errors import InvalidRequest, NotFound
+from games.models import EmailStatus, Game, Notification, NotificationKind, Player
+
+logger = logging.getLogger(__name__)
+
+# Kinds that may be emailed (each with its ``email_<kind>`` preference); the others only
+# reach the in-app list, the account stream and webhooks.
+EMAIL_KINDS = (
+    NotificationKind.YOUR_TURN,
+    NotificationKind.REMINDER,
+    NotificationKind.GAME_FINISHED,
+    NotificationKind.DISPUTE_UPDATE,
+    NotificationKind.SEAT_HANDED_TO_BOT,
+)
+UNSUBSCRIBE_SALT = "indulgence.notifications.unsubscribe"
+UNSUBSCRIBE_ALL = "all"
+
+
+@dataclass(frozen=True)
+class NotificationSpec:
+    user_id: int
+    kind: str
+    title: str
+    body: str = ""
+    game: Game | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def game_url(game_id: int) -> str:
+    try:
+        path = reverse("table", args=[game_id])
+    except NoReverseMatch:
+        path = f"/games/{game_id}/"
+    return f"{settings.SITE_URL}{path}"
+
+
+def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
+    """Record notifications (in-app, account stream, webhooks) and queue their emails.
+
+    Runs in the caller's transaction (a new one if there is none)."""
+    if not specs:
+        return []
+    from games import tasks
+
+    with transaction.atomic():
+        # Locked (events.account_events_lock says why), in id order, in one query that also
+        # reads each user's preferences.
+        users = {
+            u.pk: u
+            for u in get_user_model()
+            .objects.select_for_update(of=("self",))
+            .select_related("player")
+            .filter(pk__in={s.user_id for s in specs})
+            .order_by("pk")
+        }
+        preferences = {
+            pk: getattr(getattr(u, "player", None), "notification_preferences", None) or {}
+            for pk, u in users.items()
+        }
+        hooks = webhooks.active_by_user(users)
+        now = timezone.now()
+        created = []
+        for spec in specs:
+            user = users[spec.user_id]
+            url = game_url(spec.game.pk) if spec.game is not None else ""
+            status, due = _email_plan(user, spec.kind, preferences[user.pk], now)
+            notification = Notification.objects.create(
+                user=user,
+                kind=spec.kind,
+                game=spec.game,
+                title=spec.title,
+                body=spec.body,
+                url=url,
+                data=spec.data,
+                email_status=status,
+                email_due_at=due,
+            )
+            payload = {
+                "game": spec.game.pk if spec.game is not None else None,
+                "notification": notification.pk,
+                "title": spec.title,
+                "body": spec.body,
+                "url": url,
+                "data": spec.data,
+            }
+            version = spec.game.version if spec.game is not None else None
+            events.account_event_add(
+                user_id=user.pk, type=spec.kind, payload=payload, version=version
+            )
+            webhooks.deliveries_create(
+                hooks=hooks.get(user.pk, []),
+                kind=spec.kind,
+                payload={"type": spec.kind, "version": version, **payload},
+            )
+            if status == EmailStatus.PENDING:
+                tasks.enqueue_on_commit(tasks.notification_email, notification.pk)
+            created.append(notification)
+    return created
+
+
+def _email_plan(
+    user: User, kind: str, preferences: dict[str, Any], now: datetime
+) -> tuple[str, datetime | None]:
+    if kind not in EMAIL_KINDS or not user.email or not preferences.get(f"email_{kind}", True):
+        return EmailStatus.NONE, None
+    held_until = quiet_hours_end(preferences.get("quiet_hours"), now)
+    if held_until is not None:
+        return EmailStatus.HELD, held_until
+    return EmailStatus.PENDING, None
+
+
+def quiet_hours_end(quiet: dict[str, Any] | None, now: datetime) -> datetime | None:
+    """When the quiet hours that ``now`` falls in end (None: not in quiet hours)."""
+    if not quiet:
+        return None
+    zone = ZoneInfo(quiet.get("timezone") or "UTC")
+    start, end = time.fromisoformat(quiet["start"]), time.fromisoformat(quiet["end"])
+    if start == end:
+        return None
+    local = now.astimezone(zone)
+    clock = local.time().replace(tzinfo=None)
+    inside = start <= clock < end if start < end else (clock >= start or clock < end)
+    if not inside:
+        return None
+    day = local.date() if clock < end else local.date() + timedelta(days=1)
+    return datetime.combine(day, end, tzinfo=zone).astimezone(ZoneInfo("UTC"))
+
+
+# --- email --------------------------------------------------------------------------------
+
+
+def notification_email_send(*, notification_id: int) -> bool:
+    """Send one pending email, claimed exactly once (a repeat finds nothing to do)."""
+    # Claim: only the caller whose UPDATE changes the row sends the email.
+    claimed = Notification.objects.filter(
+        pk=notification_id, email_status=EmailStatus.PENDING
+    ).update(email_status=EmailStatus.SENDING)
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    user = notification.user
+    preferences = _preferences(user)
+    now = timezone.now()
+    status, due = _email_plan(user, notification.kind, preferences, now)
+    if status != EmailStatus.PENDING:  # unsubscribed or quiet since it was queued
+        Notification.objects.filter(pk=notification_id).update(
+            email_status=status, email_due_at=due
+        )
+        return False
+    unsubscribe = unsubscribe_url(user_id=user.pk, kind=notification.kind)
+    text = "\n\n".join(
+        part
+        for part in (
+            notification.body,
+            notification.url,
+            "--\nIndulgence Online. Stop these emails: " + unsubscribe,
+        )
+        if part
+    )
+    message = EmailMultiAlternatives(
+        subject=notification.title,
+        body=text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    try:
+        message.send()
+    except (smtplib.SMTPException, OSError):
+        # Back to pending so that the retry can claim it again.
+        Notification.objects.filter(pk=notification_id).update(email_status=EmailStatus.PENDING)
+        raise
+    Notification.objects.filter(pk=notification_id).update(
+        email_status=EmailStatus.SENT, emailed_at=now
+    )
+    return True
+
+
+def held_emails_release(*, now: datetime | None = None, limit: int = 200) -> int:
+    """Queue the held emails whose quiet hours are over; returns how many."""
+    from games import tasks
+
+    now = now or timezone.now()
+    due = list(
+        Notification.objects.filter(email_status=EmailStatus.HELD, email_due_at__lte=now)
+        .order_by("email_due_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    released = 0
+    for pk in due:
+        # Claim: two sweeps at once release each email once.
+        if Notification.objects.filter(pk=pk, email_status=EmailStatus.HELD).update(
+            email_status=EmailStatus.PENDING, email_due_at=None
+        ):
+            released += 1
+            tasks.enqueue_on_commit(tasks.notification_email, pk)
+    return released
+
+
+# --- preferences and unsubscribe -------------------------------------------------------
+
+
+def _preferences(user: User) -> dict[str, Any]:
+    player = Player.objects.filter(user=user).first()
+    return dict(player.notification_preferences) if player is not None else {}
+
+
+def preferences_get(*, user: User) -> dict[str, Any]:
+    """Every preference spelled out (missing email keys shown as their default, on)."""
+    stored = _preferences(user)
+    result: dict[str, Any] = {
+        f"email_{kind}": bool(stored.get(f"email_{kind}", True)) for kind in EMAIL_KINDS
+    }
+    result["quiet_hours"] = stored.get("quiet_hours")
+    return result
+
+
+def preferences_update(*, user: User, changes: dict[str, Any]) -> dict[str, Any]:
+    """Change some preferences; unknown keys and malformed quiet hours are refused."""
+    if not isinstance(changes, dict):
+        raise InvalidRequest("Send the preferences to change as a JSON object.")
+    allowed = {f"email_{kind}" for kind in EMAIL_KINDS} | {"quiet_hours"}
+    unknown = sorted(set(changes) - allowed)
+    if unknown:
+        raise InvalidRequest(
+            f"Unknown preference {unknown[0]!r}; known: {', '.join(sorted(allowed))}."
+        )
+    for key, value in changes.items():
+        if key.startswith("email_") and not isinstance(value, bool):
+            raise InvalidRequest(f"{key} must be true or false.")
+    if "quiet_hours" in changes:
+        changes = {**changes, "quiet_hours": _quiet_hours_clean(changes["quiet_hours"])}
+    with transaction.atomic():
+        # Locked: two preference updates at once must not lose one another's changes.
+        player = Player.objects.select_for_update().filter(user=user).first()
+        if player is None:
+            raise NotFound("This account has no player profile yet.")
+        player.notification_preferences = {**player.notification_preferences, **changes}
+        player.save(update_fields=["notification_preferences"])
+    return preferences_get(user=user)
+
+
+def _quiet_hours_clean(value: Any) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not {"start", "end"} <= set(value):
+        raise InvalidRequest(
+            "quiet_hours must be null or "
+            '{"start": "HH:MM", "end": "HH:MM", "timezone": "Area/City"}.'
+        )
+    start, end = _clock(value["start"]), _clock(value["end"])
+    zone_name = str(value.get("timezone") or "UTC")
+    try:
+        ZoneInfo(zone_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidRequest(f"Unknown time zone {zone_name!r}.") from None
+    return {"start": start.strftime("%H:%M"), "end": end.strftime("%H:%M"), "timezone": zone_name}
+
+
+def _clock(value: Any) -> time:
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})", str(value).strip())
+    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+        raise InvalidRequest("quiet_hours start and end must be times like 22:00 or 7:30.")
+    return time(int(match[1]), int(match[2]))
+
+
+def unsubscribe_token(*, user_id: int, kind: str) -> str:
+    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe_url(*, user_id: int, kind: str) -> str:
+    path = reverse(
+        "notifications-unsubscribe", args=[unsubscribe_token(user_id=user_id, kind=kind)]
+    )
+    return f"{settings.SITE_URL}{path}"
+
+
+def unsubscribe_target(*, token: str) -> tuple[User, str]:
+    """The account and email kind a signed unsubscribe token names."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        raise NotFound("This unsubscribe link is not valid (it may have been cut short).") from None
+    user = get_user_model().objects.filter(pk=data.get("u")).first()
+    kind = data.get("k")
+    if user is None or (kind != UNSUBSCRIBE_ALL and kind not in EMAIL_KINDS):
+        raise NotFound("This unsubscribe link does not name an account and an email kind.")
+    return user, kind
+
+
+def unsubscribe(*, token: str) -> tuple[User, str]:
+    """Turn off the email kind the token names (``all``: every email)."""
+    user, kind = unsubscribe_target(token=token)
+    kinds = EMAIL_KINDS if kind == UNSUBSCRIBE_ALL else (kind,)
+    Player.objects.get_or_create(user=user, defaults={"display_name": user.get_username()})
+    preferences_update(user=user, changes={f"email_{k}": False for k in kinds})
+    return user, kind
+
+
+# --- the in-app list ------------------------------------------------------------------
+
+
+def notification_mark_read(*, user: User, notification_id: int | None = None) -> int:
+    """Mark one notification (or, with None, all of them) read; returns how many changed."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if notification_id is not None:
+        if not Notification.objects.filter(user=user, pk=notification_id).exists():
+            raise NotFound(f"You have no notification {notification_id}.")
+        unread = unread.filter(pk=notification_id)
+    return unread.update(read_at=timezone.now())
+
+
+def notification_json(notification: Notification) -> dict[str, Any]:
+    return {
+        "id": notification.pk,
+        "kind": notification.kind,
+        "game": notification.game_id,
+        "title": notification.title,
+        "body": notification.body,
+        "url": notification.url,
+        "data": notification.data,
+        "created_at": notification.created_at.isoformat(),
+        "read": notification.read_at is not None,
+        "email": notification.email_status,
+    }
+
+
+def dispute_update_notify(*, dispute_id: int, user_ids: list[int], title: str, body: str) -> None:
+    """For the disputes code: tell these accounts that a dispute changed (in-app, email,
+    stream, webhooks). Call inside the transaction that changed the dispute."""
+    from games.models import Dispute
+
+    dispute = Dispute.objects.select_related("game").get(pk=dispute_id)
+    notifications_send(
+        [
+            NotificationSpec(
+                user_id=user_id,
+                kind=NotificationKind.DISPUTE_UPDATE,
+                title=title,
+                body=body,
+                game=dispute.game,
+                data={"dispute": dispute.pk, "status": dispute.status},
+            )
+            for user_id in sorted(set(user_ids))
+        ]
+    )

@@ -1,0 +1,1 @@
+"""Staff-only dispute review: queue, case file, remedies (see docs/disputes.md)."""

@@ -1,0 +1,144 @@
+"""Forms of the web pages: they validate input; services do the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from games import bots
+from games.web import vocab
+
+TIMEOUT_CHOICES = [
+    ("", _("No time limit")),
+    ("300", _("5 minutes")),
+    ("3600", _("1 hour")),
+    ("86400", _("1 day")),
+    ("259200", _("3 days")),
+]
+
+
+def _seat_choices() -> list[tuple[str, Any]]:
+    kinds = sorted(bots.available_kinds())
+    return [("", _("A person (open seat)")), *((k, vocab.BOT_KINDS.get(k, k)) for k in kinds)]
+
+
+class SignupForm(UserCreationForm):
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="en")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+
+class GameCreateForm(forms.Form):
+    player_count = forms.TypedChoiceField(
+        label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int, initial=4
+    )
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=list(vocab.VARIANTS.items()), initial="basic"
+    )
+    turn_timeout_seconds = forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=TIMEOUT_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    seat_1 = forms.ChoiceField(label=_("Seat 1"), required=False)
+    seat_2 = forms.ChoiceField(label=_("Seat 2"), required=False)
+    seat_3 = forms.ChoiceField(
+        label=_("Seat 3"), required=False, help_text=_("Used in 4-player games only.")
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("seat_1", "seat_2", "seat_3"):
+            self.fields[name].choices = _seat_choices()  # type: ignore[attr-defined]
+
+    def bot_seats(self) -> list[tuple[int, str]]:
+        count = self.cleaned_data["player_count"]
+        return [
+            (seat, kind)
+            for seat in range(1, count)
+            if (kind := self.cleaned_data.get(f"seat_{seat}"))
+        ]
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+
+
+NOTIFICATION_LABELS = {
+    "your_turn": _("Email me when it is my turn"),
+    "reminder": _("Email me a reminder before my time runs out"),
+    "game_finished": _("Email me when a game of mine ends"),
+    "dispute_update": _("Email me about my disputes"),
+    "seat_handed_to_bot": _("Email me when a bot takes over my seat"),
+    "game_started": _("A game of mine started"),
+    "player_joined": _("Someone joined a game of mine"),
+}
+
+
+class NotificationForm(forms.Form):
+    """The email switches and the quiet hours of games.notifications.preferences_update."""
+
+    quiet_start = forms.TimeField(
+        label=_("Quiet hours start"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    quiet_end = forms.TimeField(
+        label=_("Quiet hours end"), required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    quiet_timezone = forms.CharField(
+        label=_("Time zone"),
+        required=False,
+        max_length=64,
+        help_text=_("For example Europe/Paris or Asia/Tokyo. No email is sent in quiet hours."),
+    )
+
+    def __init__(self, *args: Any, kinds: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kinds = kinds
+        for kind in reversed(kinds):
+            field = forms.BooleanField(label=NOTIFICATION_LABELS.get(kind, kind), required=False)
+            self.fields = {f"email_{kind}": field, **self.fields}
+
+    def changes(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        result: dict[str, Any] = {f"email_{kind}": data[f"email_{kind}"] for kind in self.kinds}
+        if data["quiet_start"] and data["quiet_end"]:
+            result["quiet_hours"] = {
+                "start": data["quiet_start"].strftime("%H:%M"),
+                "end": data["quiet_end"].strftime("%H:%M"),
+                "timezone": data["quiet_timezone"] or "UTC",
+            }
+        else:
+            result["quiet_hours"] = None
+        return result
+
+
+class WebhookForm(forms.Form):
+    url = forms.URLField(label=_("Webhook URL"), max_length=500, assume_scheme="https")
+    kinds = forms.MultipleChoiceField(
+        label=_("Send only these notifications (none ticked: all)"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        choices=[(kind, label) for kind, label in NOTIFICATION_LABELS.items()],
+    )
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(label=_("Token name"), max_length=64, required=False)
+    play = forms.BooleanField(
+        label=_("May play moves (otherwise read only)"), required=False, initial=True
+    )
+
+
+class LeaderboardForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Variant"), choices=list(vocab.VARIANTS.items()))
+    player_count = forms.TypedChoiceField(
+        label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int
+    )

@@ -1,0 +1,268 @@
+"""Turn one player's view (selectors.game_view) into what the table template shows.
+
+Everything here is derived from the view alone: the template never sees a game row or
+an engine state, so it cannot show a card the view does not carry.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.web import vocab
+
+# Where each seat sits around the table, counted from the reader's seat (clockwise:
+# seat s+1 sits to the left of seat s).
+POSITIONS = {3: ("south", "west", "east"), 4: ("south", "west", "north", "east")}
+
+
+def action_json(action: dict[str, Any]) -> str:
+    return json.dumps(action, separators=(",", ":"), sort_keys=True)
+
+
+def seat_name(view: dict[str, Any], seat: int | None) -> str:
+    """A seat's player name; bots, who may fill several seats, get the seat number too."""
+    if seat is None:
+        return ""
+    for entry in view["seats"]:
+        if entry["seat"] == seat:
+            return _entry_name(entry)
+    return _("Seat %(seat)s") % {"seat": seat}
+
+
+def _entry_name(entry: dict[str, Any]) -> str:
+    name = str(entry.get("display_name") or entry["username"])
+    return f"{name} #{entry['seat']}" if entry.get("is_bot") else name
+
+
+def card_face(card: str | None, *, ring: bool = False) -> dict[str, Any]:
+    """A card as the template draws it; ``None`` is a face-down card."""
+    if card is None:
+        return {"id": None, "face_down": True, "label": _("a face-down card")}
+    family = vocab.FAMILY_OF_LETTER[card[0]]
+    label = vocab.card_label(card)
+    if ring:
+        label = _("%(card)s with the Indulgence ring") % {"card": label}
+    return {
+        "id": card,
+        "face_down": False,
+        "family": family,
+        "letter": card[0],
+        "rank": card[1:],
+        "label": label,
+        "ring": ring,
+    }
+
+
+def plays_display(view: dict[str, Any], plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": play["seat"],
+            "name": seat_name(view, play["seat"]),
+            "card": card_face(play.get("card"), ring=bool(play.get("indulgence"))),
+        }
+        for play in plays
+    ]
+
+
+def hand_display(view: dict[str, Any]) -> tuple[list[dict[str, Any]], str, bool]:
+    """My cards as buttons: (cards, the one reason shown for disabled cards, ring allowed)."""
+    legal = view["legal_actions"]
+    playable = {a["card"] for a in legal if a["type"] == "play"}
+    ring = any(a["type"] == "play" and a["indulgence"] for a in legal)
+    my_turn_to_play = bool(playable)
+    trick = view.get("current_trick") or {}
+    reason = ""
+    if my_turn_to_play and len(playable) < len(view["my_hand"]):
+        led = trick.get("led_family")
+        if trick.get("plays") and led:
+            reason = _("You must follow %(family)s.") % {"family": vocab.family_name(led)}
+        else:
+            named = sorted(
+                {family for edict in view["edicts_in_play"] for family in edict["families"]}
+                | ({view["trump"]} if view.get("trump") else set())
+            )
+            families = _(", ").join(vocab.family_name(f) for f in named)
+            reason = _(
+                "In the first trick you may not lead %(families)s while you hold another family."
+            ) % {"families": families}
+    elif not my_turn_to_play and view["my_hand"] and view.get("phase") == "playing":
+        reason = _("Wait for your turn to play.")
+    cards = []
+    for card in view["my_hand"]:
+        face = card_face(card)
+        face["legal"] = card in playable
+        face["action"] = action_json({"type": "play", "card": card, "indulgence": False})
+        cards.append(face)
+    return cards, reason, ring
+
+
+def controls_display(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Buttons for every legal action that is not playing a card or choosing an edict."""
+    controls = []
+    for action in view["legal_actions"]:
+        kind = action["type"]
+        if kind == "sin":
+            label = _("Sin: take the edict's Sin side and the Indulgence ring")
+        elif kind == "pass":
+            label = _("Pass")
+        elif kind == "papal_bull":
+            label = _("Play your papal bull: every edict in the row is in force")
+        elif kind == "name_trump":
+            label = _("Name %(family)s as trump") % {"family": vocab.family_name(action["family"])}
+        elif kind == "resolve_tie":
+            label = _("%(name)s counts as having the most %(family)s") % {
+                "name": seat_name(view, action["seat"]),
+                "family": vocab.family_name(action["family"]),
+            }
+        else:
+            continue
+        controls.append({"label": label, "action": action_json(action), "kind": kind})
+    return controls
+
+
+def settlement_display(view: dict[str, Any]) -> dict[str, Any] | None:
+    settlement = view.get("last_settlement")
+    if not settlement:
+        return None
+    sinner = settlement.get("sinner")
+    if sinner is None:
+        outcome = _("Nobody sinned: the edicts were settled for the Ruler.")
+    elif settlement.get("sin_succeeded"):
+        outcome = _("%(name)s sinned and succeeded.") % {"name": seat_name(view, sinner)}
+    else:
+        outcome = _("%(name)s sinned and failed.") % {"name": seat_name(view, sinner)}
+    return {
+        "hand": settlement["hand"],
+        "ruler": seat_name(view, settlement["ruler"]),
+        "edicts": [vocab.edict_title(e) for e in settlement["edicts_in_force"]],
+        "outcome": outcome,
+        "payments": [
+            {
+                "payer": seat_name(view, p["payer"]),
+                "payee": seat_name(view, p["payee"]),
+                "owed": p["owed"],
+                "paid": p["paid"],
+                "short": p["paid"] < p["owed"],
+                "reason": vocab.payment_reason(p["reason"]),
+            }
+            for p in settlement["payments"]
+        ],
+        "florins_after": [
+            {"name": seat_name(view, int(seat)), "florins": florins}
+            for seat, florins in sorted(
+                settlement["florins_after"].items(), key=lambda i: int(i[0])
+            )
+        ],
+    }
+
+
+def table_context(view: dict[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
+    """Everything the table template draws, in the reader's language."""
+    count = view["player_count"]
+    me = view.get("my_seat")
+    origin = me if me is not None else 0
+    to_act = view.get("to_act")
+    trick_counts = view.get("trick_counts") or {}
+    hand_counts = view.get("hand_counts") or {}
+    seats = []
+    for entry in view["seats"]:
+        number = entry["seat"]
+        seats.append(
+            {
+                "seat": number,
+                "name": _entry_name(entry),
+                "is_bot": entry["is_bot"] or bool(entry.get("bot_kind")),
+                "florins": entry["florins"],
+                "papal_bull": entry.get("papal_bull_available"),
+                "is_me": number == me,
+                "is_ruler": number == view.get("ruler_seat"),
+                "is_sinner": number == view.get("sinner_seat"),
+                "to_act": number == to_act and view["status"] == "in_progress",
+                "cards": hand_counts.get(str(number)),
+                "tricks": trick_counts.get(str(number)),
+                "position": POSITIONS[count][(number - origin) % count],
+            }
+        )
+    cards, hand_reason, ring = hand_display(view)
+    legal_edicts = {a["edict"] for a in view["legal_actions"] if a["type"] == "choose_edict"}
+    row = []
+    for edict in view.get("edict_row") or []:
+        shown = vocab.edict_display(edict)
+        if edict["id"] in legal_edicts:
+            shown["action"] = action_json({"type": "choose_edict", "edict": edict["id"]})
+        row.append(shown)
+    trick = view.get("current_trick") or {"plays": [], "led_family": None}
+    tricks = view.get("tricks") or []
+    last = tricks[-1] if tricks else None
+    result = view.get("result")
+    my_turn = me is not None and to_act == me and bool(view["legal_actions"])
+    return {
+        "v": view,
+        "seats": seats,
+        "hand": cards,
+        "hand_reason": hand_reason,
+        "ring": ring,
+        "can_play": any(card["legal"] for card in cards),
+        "my_turn": my_turn,
+        "to_act_name": seat_name(view, to_act),
+        "phase": vocab.PHASES.get(view.get("phase") or "", ""),
+        "status": vocab.STATUSES.get(view["status"], view["status"]),
+        "variant": vocab.VARIANTS.get(view["variant"], view["variant"]),
+        "ruler_name": seat_name(view, view.get("ruler_seat")),
+        "sinner_name": seat_name(view, view.get("sinner_seat")),
+        "trump": vocab.family_name(view.get("trump")) if view.get("trump") else "",
+        "row": row,
+        "in_force": [vocab.edict_display(e) for e in view.get("edicts_in_play") or []],
+        "trick": plays_display(view, trick["plays"]),
+        "led_family": vocab.family_name(trick.get("led_family")) if trick.get("led_family") else "",
+        "last_trick": None
+        if last is None
+        else {
+            "number": len(tricks),
+            "winner": seat_name(view, last["winner"]),
+            "plays": plays_display(view, last["plays"]),
+        },
+        "hand_tricks": [
+            {
+                "number": number,
+                "winner": seat_name(view, t["winner"]),
+                "cards": " ".join(p["card"] for p in t["plays"] if p.get("card")),
+            }
+            for number, t in enumerate(tricks, start=1)
+        ],
+        "sin_decisions": [
+            {"name": seat_name(view, d["seat"]), "sin": d["decision"] == "sin"}
+            for d in view.get("sin_decisions") or []
+        ],
+        "controls": controls_display(view),
+        "settlement": settlement_display(view),
+        "result": None
+        if not result
+        else {
+            "winner": seat_name(view, result["winner_seat"]),
+            "reason": vocab.RESULT_REASONS.get(result["reason"], result["reason"]),
+        },
+        "live": view["status"] in ("open", "in_progress"),
+    }
+
+
+def announcement(context: dict[str, Any]) -> str:
+    """What the live region says after the table changed: the last trick, then whose turn."""
+    parts = []
+    last = context["last_trick"]
+    if last is not None and not context["trick"]:
+        parts.append(
+            _("%(name)s took trick %(number)s.")
+            % {"name": last["winner"], "number": last["number"]}
+        )
+    if context["result"]:
+        parts.append(_("Game over: %(winner)s wins.") % {"winner": context["result"]["winner"]})
+    elif context["my_turn"]:
+        parts.append(_("Your turn."))
+    elif context["to_act_name"]:
+        parts.append(_("%(name)s to act.") % {"name": context["to_act_name"]})
+    return " ".join(parts)

@@ -1,0 +1,27 @@
+// The live table: deadline countdowns and keyboard focus after htmx swaps.
+(function () {
+  "use strict";
+  var lastFocusId = null;
+  function tick() {
+    document.querySelectorAll("time[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
+      var h = Math.floor(left / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
+      el.textContent = (h ? h + ":" : "") + String(m).padStart(h ? 2 : 1, "0") + ":" + String(s).padStart(2, "0");
+    });
+  }
+  setInterval(tick, 1000);
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var active = document.activeElement;
+    lastFocusId = active && evt.detail.target && evt.detail.target.contains(active) ? (active.id || "table-h") : null;
+  });
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    tick();
+    if (lastFocusId === null || !document.getElementById("table")) { return; }
+    // Focus was inside the region that was replaced: put it on the next thing to do.
+    var next = document.querySelector("#hand button:not(:disabled), #table .controls button, #edicts button") ||
+      document.getElementById(lastFocusId) || document.getElementById("table-h");
+    if (next) { next.focus(); }
+    lastFocusId = null;
+  });
+})();

@@ -1,0 +1,123 @@
+"""Simultaneous requests on PostgreSQL: the game row's lock lets exactly one move through."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+from rest_framework.test import APIClient
+
+import engine.indulgence as rules
+from games import selectors, services
+from games.models import Move
+from tests.api.support import game_url, three_player_game
+
+THREADS = 8
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_it_accepts_exactly_one_of_eight_simultaneous_identical_moves(
+    owner: Any, opponent: Any, third: Any
+) -> None:
+    game = three_player_game(owner, opponent, third)
+    assert game.to_act_seat is not None
+    actor = [owner, opponent, third][game.to_act_seat]
+    _token, raw = services.token_issue(user=actor)
+    view = selectors.game_view(game=game, user=actor)
+    body = {"action": view["legal_actions"][0], "version": game.version}
+    start = threading.Barrier(THREADS)
+    answers: list[tuple[int, str | None]] = []
+
+    def submit() -> None:
+        try:
+            client = APIClient(HTTP_AUTHORIZATION=f"Bearer {raw}")
+            start.wait(timeout=10)
+            response = client.post(game_url(game, "actions"), body, format="json")
+            answers.append((response.status_code, response.json().get("code")))
+        finally:
+            connections.close_all()  # this thread's connection, before the test DB is flushed
+
+    threads = [threading.Thread(target=submit) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert sorted(answers, key=lambda answer: answer[0]) == [(200, None)] + [
+        (409, "version_conflict")
+    ] * (THREADS - 1)
+    assert Move.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.version == body["version"] + 1
+
+
+def _first_ruler(seed: str) -> int:
+    return rules.new_game(3, "basic", seed).first_ruler
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_it_refuses_one_idempotency_key_sent_for_two_games_at_once(
+    owner: Any, opponent: Any, third: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two games where the same player is to act; the same key is sent for both at once.
+    seed_b = next(
+        f"race-{n}" for n in range(100) if _first_ruler(f"race-{n}") == _first_ruler("race")
+    )
+    game_a = three_player_game(owner, opponent, third, seed="race")
+    game_b = three_player_game(owner, opponent, third, seed=seed_b)
+    assert game_a.to_act_seat is not None
+    assert game_a.to_act_seat == game_b.to_act_seat
+    actor = [owner, opponent, third][game_a.to_act_seat]
+    _token, raw = services.token_issue(user=actor)
+
+    # Hold game A's transaction open after its idempotency record is written, until game
+    # B's request waits on that record's unique key.
+    inserted, release = threading.Event(), threading.Event()
+    schedule = services._schedule_next_step
+
+    def paused(game: Any, *args: Any, **kwargs: Any) -> Any:
+        if game.pk == game_a.pk:
+            inserted.set()
+            release.wait(timeout=20)
+        return schedule(game, *args, **kwargs)
+
+    monkeypatch.setattr(services, "_schedule_next_step", paused)
+    answers: dict[str, tuple[int, Any]] = {}
+
+    def submit(name: str, game: Any) -> None:
+        try:
+            client = APIClient(HTTP_AUTHORIZATION=f"Bearer {raw}", raise_request_exception=False)
+            action = selectors.game_view(game=game, user=actor)["legal_actions"][0]
+            response = client.post(
+                game_url(game, "actions"),
+                {"action": action},
+                format="json",
+                HTTP_IDEMPOTENCY_KEY="same-key",
+            )
+            answers[name] = (response.status_code, response.json().get("code"))
+        finally:
+            connections.close_all()
+
+    first = threading.Thread(target=submit, args=("a", game_a))
+    first.start()
+    assert inserted.wait(timeout=20)
+    second = threading.Thread(target=submit, args=("b", game_b))
+    second.start()
+    with connection.cursor() as cursor:
+        for _ in range(100):  # until B waits for A's uncommitted record (at most 10 s)
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                break
+            time.sleep(0.1)
+    release.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+
+    assert answers["a"] == (200, None)
+    assert answers["b"] == (422, "idempotency_key_reused")
+    assert Move.objects.filter(game=game_b).count() == 0

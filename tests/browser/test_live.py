@@ -1,0 +1,146 @@
+"""Two people at one table see each other's moves without reloading; keyboard-only play;
+the Japanese table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.helpers import log_in, sign_up, table_version, take_one_step
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_two_people_at_one_table_see_each_others_moves_live(
+    live_server: Any, new_page: Any, django_user_model: Any
+) -> None:
+    for name in ("alice", "bob"):
+        django_user_model.objects.create_user(username=name, password="pw")
+    alice, bob = new_page(), new_page()
+    log_in(alice, live_server.url, "alice")
+    alice.goto(f"{live_server.url}/lobby/")
+    alice.select_option("#id_player_count", "3")
+    alice.select_option("#id_seat_1", "")
+    alice.select_option("#id_seat_2", "random")
+    alice.uncheck("#id_rated")
+    alice.get_by_role("button", name="Create the game").click()
+    expect(alice.locator("#status")).to_contain_text("Waiting for 1 more player.")
+    game = Game.objects.get()
+
+    log_in(bob, live_server.url, "bob")
+    bob.goto(f"{live_server.url}/lobby/")
+    bob.get_by_role("button", name=f"Join game {game.pk}").click()
+    expect(bob.locator("#table")).to_be_visible()
+    # Alice's page learns by itself that the game started.
+    expect(alice.locator("#status")).not_to_contain_text("Waiting for", timeout=10_000)
+    for page in (alice, bob):  # both listen to the game's event stream (EventSource.OPEN)
+        page.wait_for_function(
+            "() => { const d = document.getElementById('live')['htmx-internal-data'];"
+            " return d && d.sseEventSource && d.sseEventSource.readyState === 1; }"
+        )
+
+    pages = {"alice": alice, "bob": bob}
+    seen_by_other = 0
+    for _ in range(12):
+        mover = next((p for p in pages.values() if _can_act(p)), None)
+        if mover is None:
+            alice.wait_for_timeout(300)
+            continue
+        other = bob if mover is alice else alice
+        before = table_version(other)
+        take_one_step(mover)
+        after = table_version(mover)
+        other.wait_for_function(
+            "v => Number(document.querySelector('#table').dataset.version) >= v",
+            arg=after,
+            timeout=10_000,
+        )
+        assert table_version(other) > before
+        seen_by_other += 1
+        if seen_by_other >= 3:
+            break
+    assert seen_by_other >= 3
+    screenshot(alice, "two-players-alice")
+    screenshot(bob, "two-players-bob")
+
+
+def _can_act(page: Page) -> bool:
+    return bool(
+        page.locator(
+            "#edicts button, #hand .controls button, #hand button.card:not([disabled])"
+        ).count()
+    )
+
+
+def test_a_trick_can_be_played_with_the_keyboard_alone(live_server: Any, new_page: Any) -> None:
+    page = new_page()
+    sign_up(page, live_server.url, "keys")
+    page.goto(f"{live_server.url}/")
+    _press_tab_until(page, "button.primary.big")
+    page.keyboard.press("Enter")
+    expect(page.locator("#table")).to_be_visible()
+    tricks_before = _tricks_done(page)
+    for _ in range(40):
+        if _tricks_done(page) > tricks_before:
+            break
+        target = "#edicts button, #hand .controls button, #hand button.card:not([disabled])"
+        if not page.locator(target).count():
+            page.wait_for_timeout(200)
+            continue
+        if page.locator("#hand .controls button").count():
+            target = "#hand .controls button:first-child"  # "Pass" comes first
+        before = table_version(page)
+        if not page.evaluate("s => document.activeElement.matches(s)", target):
+            _press_tab_until(page, target)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "v => Number(document.querySelector('#table').dataset.version) > v", arg=before
+        )
+        # After the swap the focus is back inside the table, never lost on <body>.
+        page.wait_for_function(
+            "() => document.getElementById('table').contains(document.activeElement)",
+            timeout=3_000,
+        )
+    assert _tricks_done(page) > tricks_before
+    expect(page.locator("#announcer")).not_to_be_empty()
+
+
+def _tricks_done(page: Page) -> int:
+    return int(
+        page.evaluate(
+            "() => { const h = document.querySelector('.last h3');"
+            " return h ? parseInt(h.textContent.replace(/\\D+/, ''), 10) : 0; }"
+        )
+        or 0
+    )
+
+
+def _press_tab_until(page: Page, selector: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(
+            "s => document.activeElement && document.activeElement.matches(s)", selector
+        ):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_the_japanese_table_renders(live_server: Any, new_page: Any) -> None:
+    page = new_page(locale="ja-JP")
+    sign_up(page, live_server.url, "hanako", language="ja")
+    page.get_by_role("button", name="今すぐボット3体と対戦").first.click()
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("#status")).to_contain_text("君主")
+    expect(page.locator("#edicts")).to_contain_text("勅令")
+    expect(page.locator("#seats")).to_contain_text("フロリン")
+    for _ in range(10):
+        if not take_one_step(page):
+            break
+    screenshot(page, "table-ja-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "table-ja-phone")
