@@ -24,11 +24,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import notifications, webhooks
+from games import notifications, selectors, webhooks
 from games.api.pagination import Pagination
 from games.api.permissions import Authenticated, TokenScopes
 from games.errors import InvalidRequest, NotFound
-from games.models import Notification, WebhookDelivery
 
 
 def _user(request: Request) -> User:
@@ -45,9 +44,8 @@ class AccountView(APIView):
 
 class NotificationsView(AccountView):
     def get(self, request: Request) -> Response:
-        rows = Notification.objects.filter(user=_user(request)).order_by("-id")
-        if request.query_params.get("unread") in ("1", "true", "yes"):
-            rows = rows.filter(read_at__isnull=True)
+        unread_only = request.query_params.get("unread") in ("1", "true", "yes")
+        rows = selectors.notifications_of(user=_user(request), unread_only=unread_only)
         paginator = Pagination()
         page = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response([notifications.notification_json(n) for n in page])
@@ -58,7 +56,7 @@ class NotificationsReadView(AccountView):
         changed = notifications.notification_mark_read(
             user=_user(request), notification_id=notification_id
         )
-        unread = Notification.objects.filter(user=_user(request), read_at__isnull=True).count()
+        unread = selectors.notifications_of(user=_user(request), unread_only=True).count()
         return Response({"marked_read": changed, "unread": unread})
 
 
@@ -103,7 +101,7 @@ class WebhookDetailView(AccountView):
 class WebhookDeliveriesView(AccountView):
     def get(self, request: Request, webhook_id: int) -> Response:
         webhook = webhooks.webhook_get(user=_user(request), webhook_id=webhook_id)
-        rows = WebhookDelivery.objects.filter(webhook=webhook).order_by("-id")
+        rows = selectors.webhook_deliveries(webhook=webhook)
         paginator = Pagination()
         page = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response([webhooks.delivery_json(d) for d in page])

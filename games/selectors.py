@@ -12,7 +12,21 @@ from django.db.models import F, QuerySet
 
 import engine.indulgence as rules
 from games.errors import GameNotFinished, InvalidRequest, NotFound
-from games.models import FlorinAdjustment, Game, GameStatus, Move, Rating, Seat, Variant
+from games.models import (
+    ApiToken,
+    FlorinAdjustment,
+    Game,
+    GameStatus,
+    HandSettlement,
+    Move,
+    Notification,
+    Player,
+    Rating,
+    Seat,
+    Variant,
+    Webhook,
+    WebhookDelivery,
+)
 
 AnyUser = User | AnonymousUser
 
@@ -306,3 +320,35 @@ def leaderboard(*, variant: str, player_count: int, limit: int = 100) -> list[di
         }
         for position, rating in enumerate(ratings, start=1)
     ]
+
+
+# --- account reads (the caller's own rows) ------------------------------------------------
+
+
+def hand_settlements(*, game: Game) -> QuerySet[HandSettlement]:
+    """The settlements that stand (a rewind archives the ones it undid)."""
+    return HandSettlement.objects.filter(game=game, archived_at__isnull=True).order_by(
+        "hand_number"
+    )
+
+
+def player_of(*, user: User) -> Player | None:
+    """The user's profile, if they have one yet (reads never create it)."""
+    return Player.objects.filter(user=user).first()
+
+
+def tokens_of(*, user: User) -> QuerySet[ApiToken]:
+    return ApiToken.objects.filter(user=user).order_by("-created_at", "-id")
+
+
+def webhooks_of(*, user: User) -> QuerySet[Webhook]:
+    return Webhook.objects.filter(user=user).order_by("id")
+
+
+def webhook_deliveries(*, webhook: Webhook) -> QuerySet[WebhookDelivery]:
+    return WebhookDelivery.objects.filter(webhook=webhook).order_by("-id")
+
+
+def notifications_of(*, user: User, unread_only: bool = False) -> QuerySet[Notification]:
+    rows = Notification.objects.filter(user=user).order_by("-id")
+    return rows.filter(read_at__isnull=True) if unread_only else rows

@@ -26,7 +26,7 @@ from games.api.parsers import LimitedJSONParser, max_body_bytes, too_large
 from games.api.permissions import Authenticated, SessionOnly, TokenScopes, token_scopes
 from games.api.schema import IDEMPOTENCY_KEY, READ_CODES, WRITE_CODES, ApiAutoSchema, errors
 from games.api.throttles import ActionThrottle
-from games.models import ApiToken, Player
+from games.models import ApiToken
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 
@@ -348,7 +348,7 @@ class MeView(ApiView):
     )
     def get(self, request: Request) -> Response:
         user = _user(request)
-        player = Player.objects.filter(user=user).first()  # read-only: no profile yet is fine
+        player = selectors.player_of(user=user)  # read-only: no profile yet is fine
         return Response(
             {
                 "username": user.get_username(),
@@ -395,8 +395,7 @@ class TokensView(ApiView):
         tags=["tokens"],
     )
     def get(self, request: Request) -> Response:
-        # A plain read of the caller's own rows: no game state, nothing secret (hashes stay).
-        tokens = ApiToken.objects.filter(user=_user(request)).order_by("-created_at", "-id")
+        tokens = selectors.tokens_of(user=_user(request))
         paginator = Pagination()
         page = paginator.paginate_queryset(tokens, request, view=self) or []
         return paginator.get_paginated_response([_token_entry(token) for token in page])

@@ -30,7 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect
 import engine.indulgence as rules
 from games import bots, notifications, selectors, services, webhooks
 from games.errors import NotFound, ServiceError, VersionConflict
-from games.models import ApiToken, GameStatus, HandSettlement, Webhook
+from games.models import GameStatus
 from games.web import forms, table, vocab
 
 TABLE_TEMPLATE = "games/table.html"
@@ -313,7 +313,7 @@ def game_history(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     view = selectors.game_view(game=game, user=request.user)
     hands = []
-    for settlement in HandSettlement.objects.filter(game=game).order_by("hand_number"):
+    for settlement in selectors.hand_settlements(game=game):
         hands.append(
             {
                 "hand": settlement.hand_number,
@@ -549,10 +549,10 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "language_form": forms.LanguageForm(initial={"language": _current_language()}),
         "notification_form": notification_form,
         "token_form": token_form,
-        "tokens": ApiToken.objects.filter(user=user).order_by("-created_at"),
+        "tokens": selectors.tokens_of(user=user),
         "new_token": new_token,
         "webhook_form": webhook_form,
-        "webhooks": Webhook.objects.filter(user=user).order_by("id"),
+        "webhooks": selectors.webhooks_of(user=user),
         "new_secret": new_secret,
     }
     part = {"token": "#tokens", "webhook": "#webhooks"}.get(which or "", "")

@@ -38,7 +38,8 @@ def take_one_step(page: Page, *, sin: bool = False) -> str:
         choices.first.click()
         done = "edict"
     elif controls.count():
-        wanted = controls.filter(has_text="Sin" if sin else "Pass")
+        # The sin button carries class "sin" in every language.
+        wanted = page.locator("#hand .controls button" + (".sin" if sin else ":not(.sin)"))
         (wanted.first if wanted.count() else controls.first).click()
         done = "control"
     elif cards.count():
@@ -46,7 +47,15 @@ def take_one_step(page: Page, *, sin: bool = False) -> str:
         done = "card"
     else:
         return ""
+    # Bots answer inside the request that committed this move, so on a loaded machine the
+    # swap can take a while; a refused move shows its reason in .error instead.
     page.wait_for_function(
-        "v => Number(document.querySelector('#table').dataset.version) > v", arg=before
+        "v => Number(document.querySelector('#table').dataset.version) > v"
+        " || document.querySelector('#table .error') !== null",
+        arg=before,
+        timeout=45_000,
     )
+    error = page.locator("#table .error")
+    if error.count():
+        raise AssertionError(f"the table refused the {done}: {error.first.inner_text()}")
     return done
