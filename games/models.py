@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class BotKind(models.TextChoices):
@@ -45,10 +46,10 @@ class Variant(models.TextChoices):
 
 
 class GameStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    IN_PROGRESS = "in_progress", "In progress"
-    FINISHED = "finished", "Finished"
-    VOID = "void", "Void"
+    OPEN = "open", _("Open")
+    IN_PROGRESS = "in_progress", _("In progress")
+    FINISHED = "finished", _("Finished")
+    VOID = "void", _("Void")
 
 
 class Game(models.Model):

@@ -25,6 +25,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
 
 import engine.indulgence as rules
 from games import announce, bots, selectors
@@ -109,11 +111,13 @@ def account_signup(*, username: str, password: str, language: str = "en") -> Use
     The caller validates the password (Django's validators run in the sign-up form).
     """
     if language not in LANGUAGE_CODES:
-        raise InvalidRequest(f"language must be one of {', '.join(sorted(LANGUAGE_CODES))}.")
+        raise InvalidRequest(
+            _("language must be one of %(codes)s.") % {"codes": ", ".join(sorted(LANGUAGE_CODES))}
+        )
     users = get_user_model()
     with transaction.atomic():
         if users.objects.filter(username__iexact=username).exists():
-            raise InvalidRequest("That username is taken.")
+            raise InvalidRequest(_("That username is taken."))
         user = users.objects.create_user(username=username, password=password)
         player = player_ensure(user=user)
         player.language = language
@@ -124,7 +128,9 @@ def account_signup(*, username: str, password: str, language: str = "en") -> Use
 def player_language_set(*, user: User, language: str) -> Player:
     """Remember the language a signed-in person reads the site in."""
     if language not in LANGUAGE_CODES:
-        raise InvalidRequest(f"language must be one of {', '.join(sorted(LANGUAGE_CODES))}.")
+        raise InvalidRequest(
+            _("language must be one of %(codes)s.") % {"codes": ", ".join(sorted(LANGUAGE_CODES))}
+        )
     player = player_ensure(user=user)
     if player.language != language:
         player.language = language
@@ -147,21 +153,21 @@ def game_create(
 ) -> Game:
     """Create a game with the creator in seat 0 and built-in bots where asked."""
     if player_count not in (3, 4):
-        raise InvalidRequest("player_count must be 3 or 4.")
+        raise InvalidRequest(_("player_count must be 3 or 4."))
     if variant not in Variant.values:
-        raise InvalidRequest("variant must be 'basic' or 'expert'.")
+        raise InvalidRequest(_("variant must be 'basic' or 'expert'."))
     if turn_timeout_seconds is not None and not (
         MIN_TURN_TIMEOUT_SECONDS <= turn_timeout_seconds <= MAX_TURN_TIMEOUT_SECONDS
     ):
         raise InvalidRequest(
-            f"turn_timeout_seconds must be between {MIN_TURN_TIMEOUT_SECONDS} and "
-            f"{MAX_TURN_TIMEOUT_SECONDS} (30 days)."
+            _("turn_timeout_seconds must be between %(low)d and %(high)d (30 days).")
+            % {"low": MIN_TURN_TIMEOUT_SECONDS, "high": MAX_TURN_TIMEOUT_SECONDS}
         )
     if seed is not None:
         if rated:
-            raise InvalidRequest("A seed may only be chosen for unrated games (rated: false).")
+            raise InvalidRequest(_("A seed may only be chosen for unrated games (rated: false)."))
         if not 1 <= len(seed) <= 128:
-            raise InvalidRequest("seed must be 1 to 128 characters long.")
+            raise InvalidRequest(_("seed must be 1 to 128 characters long."))
     bot_seats = _validate_bot_seats(bots, player_count)
 
     with transaction.atomic():
@@ -194,13 +200,17 @@ def _validate_bot_seats(
     for number, kind in requested:
         if not 1 <= number < player_count:
             raise InvalidRequest(
-                f"Bot seats must be between 1 and {player_count - 1}; seat 0 is yours."
+                _("Bot seats must be between 1 and %(last)d; seat 0 is yours.")
+                % {"last": player_count - 1}
             )
         if number in seen:
-            raise InvalidRequest(f"Seat {number} was given two bots.")
+            raise InvalidRequest(_("Seat %(seat)d was given two bots.") % {"seat": number})
         if kind not in available:
             names = ", ".join(sorted(available))
-            raise UnknownBot(f"There is no built-in bot called {kind!r}; available: {names}.")
+            raise UnknownBot(
+                _("There is no built-in bot called %(kind)r; available: %(names)s.")
+                % {"kind": kind, "names": names}
+            )
         seen.add(number)
     return sorted(requested)
 
@@ -212,12 +222,13 @@ def game_join(*, game_id: int, user: User) -> Game:
         game = _lock_game(game_id)
         seats = list(game.seats.select_related("player__user"))
         if any(seat.player.user_id == user.pk for seat in seats):
-            raise AlreadySeated("You already have a seat at this game.")
+            raise AlreadySeated(_("You already have a seat at this game."))
         if game.status != GameStatus.OPEN:
             if len(seats) >= game.player_count:
-                raise GameFull("Every seat at this game is taken.")
+                raise GameFull(_("Every seat at this game is taken."))
             raise NotOpen(
-                f"This game is {game.get_status_display().lower()}, not open for joining."
+                _("This game is %(status)s, not open for joining.")
+                % {"status": game.get_status_display().lower()}
             )
         taken = {seat.number for seat in seats}
         number = min(set(range(game.player_count)) - taken)
@@ -268,11 +279,17 @@ def action_submit(
                 return ActionResult(game=game, view=record.response, replayed=True)
         seat = _human_seat(game, user)
         if game.status != GameStatus.IN_PROGRESS:
-            raise GameNotActive(f"This game is {game.get_status_display().lower()}; no moves now.")
+            raise GameNotActive(
+                _("This game is %(status)s; no moves now.")
+                % {"status": game.get_status_display().lower()}
+            )
         if expected_version is not None and expected_version != game.version:
             raise VersionConflict(
-                f"The game is at version {game.version}, not {expected_version}: "
-                "fetch the game and decide again."
+                _(
+                    "The game is at version %(current)d, not %(sent)d: "
+                    "fetch the game and decide again."
+                )
+                % {"current": game.version, "sent": expected_version}
             )
         state = _load_state(game)
         _check_turn(state, seat.number)
@@ -462,20 +479,23 @@ def _ratings_update(game: Game) -> None:
 def dispute_create(*, game_id: int, user: User, reason: str) -> Dispute:
     reason = reason.strip()
     if not reason:
-        raise InvalidRequest("Say what went wrong: the reason may not be empty.")
+        raise InvalidRequest(_("Say what went wrong: the reason may not be empty."))
     if len(reason) > MAX_DISPUTE_REASON:
-        raise InvalidRequest(f"The reason may be at most {MAX_DISPUTE_REASON} characters long.")
+        raise InvalidRequest(
+            _("The reason may be at most %(max)d characters long.") % {"max": MAX_DISPUTE_REASON}
+        )
     with transaction.atomic():
         game = _lock_game(game_id)  # Locked so the status read is the one we act on.
         if not game.seats.filter(player__user=user).exists():
-            raise NotSeated("Only players seated at this game can dispute it.")
+            raise NotSeated(_("Only players seated at this game can dispute it."))
         if game.status == GameStatus.FINISHED:
             assert game.finished_at is not None
             if timezone.now() - game.finished_at > DISPUTE_WINDOW:
-                raise DisputeNotAllowed("Games can be disputed up to 7 days after they end.")
+                raise DisputeNotAllowed(_("Games can be disputed up to 7 days after they end."))
         elif game.status != GameStatus.IN_PROGRESS:
             raise DisputeNotAllowed(
-                f"A {game.get_status_display().lower()} game cannot be disputed."
+                _("A %(status)s game cannot be disputed.")
+                % {"status": game.get_status_display().lower()}
             )
         dispute = Dispute.objects.create(game=game, opened_by=user, reason=reason)
         from games import disputes  # games.disputes imports this module
@@ -497,9 +517,11 @@ def token_issue(
     """Create a token; the clear text is returned once and never stored."""
     unknown = set(scopes) - set(TokenScope.values)
     if unknown or not scopes:
-        raise InvalidRequest(f"Scopes must be chosen from {', '.join(TokenScope.values)}.")
+        raise InvalidRequest(
+            _("Scopes must be chosen from %(scopes)s.") % {"scopes": ", ".join(TokenScope.values)}
+        )
     if len(name) > 64:
-        raise InvalidRequest("A token name may be at most 64 characters long.")
+        raise InvalidRequest(_("A token name may be at most 64 characters long."))
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user,
@@ -516,7 +538,7 @@ def token_revoke(*, token_id: int, user: User) -> None:
         revoked_at=timezone.now()
     )
     if not updated and not ApiToken.objects.filter(pk=token_id, user=user).exists():
-        raise NotFound("You have no token with that id.")
+        raise NotFound(_("You have no token with that id."))
 
 
 def token_authenticate(*, raw: str) -> ApiToken | None:
@@ -540,17 +562,18 @@ def token_authenticate(*, raw: str) -> ApiToken | None:
 def _lock_game(game_id: int) -> Game:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"There is no game {game_id}.")
+        raise NotFound(_("There is no game %(id)d.") % {"id": game_id})
     return game
 
 
 def _human_seat(game: Game, user: User) -> Seat:
     seat = game.seats.filter(player__user=user).first()
     if seat is None:
-        raise NotSeated("You are not seated at this game.")
+        raise NotSeated(_("You are not seated at this game."))
     if seat.bot_kind and not seat.player.is_bot:
         raise Forbidden(
-            f"Your seat is played by the {seat.bot_kind} bot for the rest of this game."
+            _("Your seat is played by the %(bot)s bot for the rest of this game.")
+            % {"bot": seat.bot_kind}
         )
     return seat
 
@@ -560,15 +583,45 @@ def _check_turn(state: rules.State, seat_number: int) -> None:
     if to_act == seat_number:
         return
     if to_act is None:
-        raise NotYourTurn("The hand is being settled; the next hand is dealt in a moment.")
-    raise NotYourTurn(f"It is seat {to_act}'s turn, not yours (seat {seat_number}).")
+        raise NotYourTurn(_("The hand is being settled; the next hand is dealt in a moment."))
+    raise NotYourTurn(
+        _("It is seat %(to_act)d's turn, not yours (seat %(seat)d).")
+        % {"to_act": to_act, "seat": seat_number}
+    )
+
+
+# The engine explains refusals in precise English ("You must follow medici: you hold M3,
+# M8."). Readers of other languages get the same refusal as one translated sentence.
+_ENGINE_REFUSALS = {
+    "game_over": gettext_lazy("The game is over."),
+    "invalid_seat": gettext_lazy("That seat is not at this table."),
+    "malformed_action": gettext_lazy("That action is not well formed."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "wrong_phase": gettext_lazy("That action does not fit this moment of the hand."),
+    "unknown_edict": gettext_lazy("There is no such edict."),
+    "edict_not_in_row": gettext_lazy("That edict is not in the row."),
+    "papal_bull_unavailable": gettext_lazy("You have no papal bull to play."),
+    "card_not_in_hand": gettext_lazy("That card is not in your hand."),
+    "must_follow_suit": gettext_lazy("You must follow the led family."),
+    "first_lead_restricted": gettext_lazy(
+        "The first lead may not be of a family named by an edict in force."
+    ),
+    "indulgence_not_allowed": gettext_lazy("You may not use the Indulgence ring now."),
+    "invalid_tie_choice": gettext_lazy("That is not one of the tied players."),
+}
+
+
+def _engine_refusal(exc: rules.IllegalAction) -> str:
+    if (get_language() or "en").startswith("en") or exc.code not in _ENGINE_REFUSALS:
+        return exc.message
+    return str(_ENGINE_REFUSALS[exc.code])
 
 
 def _apply(state: rules.State, seat_number: int, action: Any) -> rules.State:
     try:
         return rules.apply(state, seat_number, action)
     except rules.IllegalAction as exc:
-        raise IllegalActionError(exc.message) from exc
+        raise IllegalActionError(_engine_refusal(exc)) from exc
 
 
 def _append_move(
@@ -598,7 +651,7 @@ def _append_move(
 
 def _load_state(game: Game) -> rules.State:
     if game.snapshot is None:
-        raise GameNotActive("This game has not started yet.")
+        raise GameNotActive(_("This game has not started yet."))
     return rules.state_from_json(game.snapshot)
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 SERVICE_MARKERS = {
     "postgres": ("POSTGRES_AVAILABLE", "PostgreSQL", "TEST_DATABASE_URL"),
@@ -74,3 +76,12 @@ def pytest_runtest_call(item: pytest.Item) -> object:
         if mismatches:
             pytest.fail("snapshot differs from replay for: " + "; ".join(mismatches))
     return result
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the default language: a request in Japanese activates it for
+    the thread (as on a server, where the next request activates its own)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

@@ -1,7 +1,13 @@
-// The live table: deadline countdowns and keyboard focus after htmx swaps.
+// The live table: deadline countdowns, keyboard focus and the ring choice kept across
+// htmx swaps, and polling only while the live stream is not connected.
 (function () {
   "use strict";
   var lastFocusId = null;
+  var ringChosen = false;
+  window.indulgenceStreamOpen = false;
+  document.addEventListener("htmx:sseOpen", function () { window.indulgenceStreamOpen = true; });
+  document.addEventListener("htmx:sseError", function () { window.indulgenceStreamOpen = false; });
+  document.addEventListener("htmx:sseClose", function () { window.indulgenceStreamOpen = false; });
   function tick() {
     document.querySelectorAll("time[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
@@ -12,11 +18,17 @@
   setInterval(tick, 1000);
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:beforeSwap", function (evt) {
+    var ring = document.getElementById("ring-choice");
+    // A live redraw must not untick the ring; a move just sent uses it up.
+    ringChosen = !!ring && ring.checked && evt.detail.requestConfig.verb === "get";
     var active = document.activeElement;
     lastFocusId = active && evt.detail.target && evt.detail.target.contains(active) ? (active.id || "table-h") : null;
   });
   document.addEventListener("htmx:afterSettle", function (evt) {
     tick();
+    var ring = document.getElementById("ring-choice");
+    if (ring && ringChosen) { ring.checked = true; }
+    ringChosen = false;
     if (lastFocusId === null || !document.getElementById("table")) { return; }
     // Focus was inside the region that was replaced: put it on the next thing to do.
     var next = document.querySelector("#hand button:not(:disabled), #table .controls button, #edicts button") ||

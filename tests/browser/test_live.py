@@ -42,6 +42,8 @@ def test_two_people_at_one_table_see_each_others_moves_live(
             "() => { const d = document.getElementById('live')['htmx-internal-data'];"
             " return d && d.sseEventSource && d.sseEventSource.readyState === 1; }"
         )
+        # With the stream open the table stops polling (polling is the fallback).
+        page.wait_for_function("() => window.indulgenceStreamOpen === true")
 
     pages = {"alice": alice, "bob": bob}
     seen_by_other = 0

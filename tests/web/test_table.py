@@ -53,7 +53,7 @@ class TestPage:
         assert html.lstrip().startswith('<section id="table"')
         assert "<html" not in html
         assert f'hx-get="/games/{three_humans.pk}/?since={three_humans.version}"' in html
-        assert 'hx-trigger="sse:message, every 4s"' in html
+        assert 'hx-trigger="sse:message, every 4s [!window.indulgenceStreamOpen]"' in html
 
     def test_each_region_is_a_named_partial(self, owner_client: Client, three_humans: Game) -> None:
         html = owner_client.get(table_url(three_humans) + "?part=hand", **HTMX).content.decode()
@@ -156,6 +156,23 @@ class TestActions:
         assert response.status_code == 409
         assert "The table changed while you were deciding" in response.content.decode()
         assert not Move.objects.filter(game=three_humans).exists()
+
+    def test_refusals_are_explained_in_the_readers_language(
+        self, three_humans: Game, owner: Any, opponent: Any, third: Any
+    ) -> None:
+        seats = users_by_seat(three_humans, owner, opponent, third)
+        ruler = seats[three_humans.to_act_seat]  # type: ignore[index]
+        waiting = next(u for s, u in seats.items() if s != three_humans.to_act_seat)
+        for user in (ruler, waiting):
+            services.player_language_set(user=user, language="ja")
+        illegal = post_action(
+            client_for(ruler), three_humans, {"type": "choose_edict", "edict": "no-such"}, **HTMX
+        )
+        assert illegal.status_code == 400
+        assert "そのような勅令はありません。" in illegal.content.decode()
+        early = post_action(client_for(waiting), three_humans, {"type": "pass"}, **HTMX)
+        assert early.status_code == 409
+        assert f"今は席{three_humans.to_act_seat}の手番で" in early.content.decode()
 
     def test_a_spectator_cannot_act(self, three_humans: Game, outsider: Any) -> None:
         response = post_action(client_for(outsider), three_humans, {"type": "pass"}, **HTMX)

@@ -1,0 +1,99 @@
+"""The conformance tool passes a good bot and reports broken ones as broken."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import pytest
+from indulgence_client.conformance import main
+
+from tests.bots_kit.conftest import ROOT
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+BROKEN = [sys.executable, str(ROOT / "tests" / "bots_kit" / "broken_bot.py")]
+
+
+def conformance(server: str, token: str, *options: str) -> list[str]:
+    return ["--server", server, "--token", token, *options]
+
+
+def test_the_example_bot_passes_every_check(
+    server: str, bot_token: Callable[[str], str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = [sys.executable, str(ROOT / "examples" / "bots" / "random_bot.py")]
+    argv = conformance(
+        server,
+        bot_token("goodbot"),
+        "--",
+        *good,
+        "--server",
+        "{server}",
+        "--token",
+        "{token}",
+        "--game",
+        "{game}",
+    )
+    status = main(argv)
+    out = capsys.readouterr().out
+    assert status == 0, out
+    lines = out.strip().splitlines()
+    assert [line.split(":")[0] for line in lines[:-1]] == [
+        "PASS plays",
+        "PASS illegal_action",
+        "PASS version_conflict",
+        "PASS dropped_stream",
+        "PASS near_timeout",
+    ]
+    assert "with Last-Event-ID" in out
+    assert lines[-1] == "5 of 5 checks passed"
+
+
+@pytest.mark.parametrize(
+    ("flaw", "checks", "expected"),
+    [
+        (
+            "stubborn",
+            "illegal_action,version_conflict",
+            [
+                "FAIL illegal_action: after 400 illegal_action it never made a legal move",
+                "FAIL version_conflict: after 409 version_conflict it never moved again",
+            ],
+        ),
+        (
+            "no-reconnect",
+            "dropped_stream",
+            ["FAIL dropped_stream: 1 stream(s) cut; it never reconnected"],
+        ),
+        ("slow", "near_timeout", ["FAIL near_timeout: a move came 3."]),
+    ],
+)
+def test_a_broken_bot_is_reported_broken(
+    server: str,
+    bot_token: Callable[[str], str],
+    capsys: pytest.CaptureFixture[str],
+    flaw: str,
+    checks: str,
+    expected: list[str],
+) -> None:
+    options = ["--checks", checks, "--check-timeout", "5", "--moves", "1", "--move-budget", "2"]
+    argv = conformance(
+        server,
+        bot_token("brokenbot"),
+        *options,
+        "--",
+        *BROKEN,
+        flaw,
+        "{server}",
+        "{token}",
+        "{game}",
+    )
+    status = main(argv)
+    out = capsys.readouterr().out
+    assert status == 1, out
+    lines = out.strip().splitlines()
+    assert len(lines) == len(expected) + 1
+    for line, start in zip(lines, expected, strict=False):
+        assert line.startswith(start), out
+    assert lines[-1] == f"0 of {len(expected)} checks passed"

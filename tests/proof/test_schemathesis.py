@@ -1,0 +1,97 @@
+"""Schemathesis over the whole OpenAPI schema, against the Django app in WSGI mode.
+
+Every operation of ``/api/v1/schema/`` gets a bounded, derandomized batch of generated
+requests, once with the bearer token of a seated player and once anonymously. Every
+answer must be below 500 and conform to the schema (status documented, body matching
+its declared shape, content type declared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.core.cache import cache
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
+
+from games.models import Game
+from tests.api.conftest import Bearer
+
+pytestmark = pytest.mark.django_db
+
+MAX_EXAMPLES = 25
+# Leniency is not a fault: the API accepts some values the schema is stricter about
+# (``rated: 0`` as false, an empty ``?status=`` as no filter), and a schema-valid action
+# may still be illegal in the game (400 ``illegal_action``). Everything else is checked:
+# no 5xx, documented status codes, content types and response bodies.
+EXCLUDED = [negative_data_rejection, positive_data_acceptance]
+
+
+@pytest.fixture
+def _keep_test_connection() -> Iterator[None]:
+    """Django's test client detaches close_old_connections from the request signals (the
+    test's transaction lives on that connection); schemathesis' WSGI client must too."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture(autouse=True)
+def _unthrottled(settings: SettingsWrapper, _keep_test_connection: None) -> None:
+    # Throttles would answer most generated requests with 429 before any code under test
+    # runs; the rate limits have their own tests (test_rate_limits.py).
+    rates = {"anon": None, "user": None, "actions": None}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+@pytest.fixture
+def seated_token(game: Game, owner: Any, bearer: Bearer) -> Iterator[tuple[Game, str]]:
+    yield game, bearer(owner).token
+    cache.clear()
+
+
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", get_wsgi_application())
+FUZZ = settings(
+    max_examples=MAX_EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def _aim(case: Any, game: Game) -> None:
+    """Half the generated game ids point at the real game, so that the checks reach past
+    the 404 into the endpoints' own code."""
+    params = case.path_parameters or {}
+    if "game_id" in params and isinstance(params["game_id"], int) and params["game_id"] % 2 == 0:
+        params["game_id"] = game.pk
+
+
+@schema.parametrize()
+@FUZZ
+def test_a_seated_player_never_gets_a_5xx_or_an_answer_off_the_schema(
+    case: Any, seated_token: tuple[Game, str]
+) -> None:
+    game, token = seated_token
+    _aim(case, game)
+    case.call_and_validate(headers={"Authorization": f"Bearer {token}"}, excluded_checks=EXCLUDED)
+
+
+@schema.parametrize()
+@FUZZ
+def test_an_anonymous_caller_never_gets_a_5xx_or_an_answer_off_the_schema(
+    case: Any, game: Game
+) -> None:
+    _aim(case, game)
+    case.call_and_validate(excluded_checks=EXCLUDED)
