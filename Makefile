@@ -18,8 +18,9 @@ $(VENV)/.runtime-installed: requirements.lock | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements.lock
 	touch $@
 
-$(VENV)/.dev-installed: requirements-dev.lock | $(BIN)/python
+$(VENV)/.dev-installed: requirements-dev.lock clients/python/pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.lock
+	$(BIN)/pip install --quiet --no-deps -e clients/python
 	touch $@ $(VENV)/.runtime-installed
 
 venv: $(VENV)/.runtime-installed
@@ -49,6 +50,7 @@ format: dev-venv
 
 typecheck: dev-venv
 	$(BIN)/mypy engine games indulgence_site
+	$(BIN)/mypy --strict --ignore-missing-imports clients/python/indulgence_client examples/bots
 
 bench: dev-venv
 	$(BIN)/python -m engine.bench

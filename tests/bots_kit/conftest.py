@@ -9,6 +9,7 @@ broker, bot turns run in the request right after each commit).
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -61,5 +62,33 @@ def bot_token(transactional_db: None) -> Callable[[str], str]:
 
 
 @pytest.fixture
-def server(live_server: Any, unthrottled: None, fast_streams: None) -> str:
+def streams_drained(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Wait, after the test, until the live server's stream threads have ended.
+
+    A stream whose client went away (a stopped bot, a cut connection) ends at its next
+    write; if it still read the event table while the test database is flushed, the
+    flush could deadlock with it.
+    """
+    from games import streams
+
+    active: list[int] = []
+    original = streams._stream_sync
+
+    def counted(source: Any, cursor: int) -> Iterator[str]:
+        active.append(1)
+        try:
+            yield from original(source, cursor)
+        finally:
+            active.pop()
+
+    monkeypatch.setattr(streams, "_stream_sync", counted)
+    yield
+    deadline = time.monotonic() + 10
+    while active and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not active, f"{len(active)} live streams did not end"
+
+
+@pytest.fixture
+def server(live_server: Any, unthrottled: None, fast_streams: None, streams_drained: None) -> str:
     return str(live_server.url)

@@ -66,7 +66,7 @@ def test_the_example_bot_passes_every_check(
             "dropped_stream",
             ["FAIL dropped_stream: 1 stream(s) cut; it never reconnected"],
         ),
-        ("slow", "near_timeout", ["FAIL near_timeout: a move came 3."]),
+        ("slow", "near_timeout", ["FAIL near_timeout: a move came "]),
     ],
 )
 def test_a_broken_bot_is_reported_broken(
@@ -77,7 +77,7 @@ def test_a_broken_bot_is_reported_broken(
     checks: str,
     expected: list[str],
 ) -> None:
-    options = ["--checks", checks, "--check-timeout", "5", "--moves", "1", "--move-budget", "2"]
+    options = ["--checks", checks, "--check-timeout", "5", "--moves", "1", "--move-budget", "1"]
     argv = conformance(
         server,
         bot_token("brokenbot"),

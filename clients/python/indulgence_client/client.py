@@ -49,6 +49,7 @@ class Client:
         sleep: Callable[[float], None] = time.sleep,
         transport: httpx.BaseTransport | None = None,
         user_agent: str = DEFAULT_USER_AGENT,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.server = server.rstrip("/")
         self.max_network_retries = max_network_retries
@@ -56,11 +57,11 @@ class Client:
         self.max_retry_after = max_retry_after
         self.backoff = backoff
         self.sleep = sleep
-        headers = {"Accept": "application/json", "User-Agent": user_agent}
+        sent = {"Accept": "application/json", "User-Agent": user_agent, **(headers or {})}
         if token:
-            headers["Authorization"] = f"Bearer {token}"
+            sent["Authorization"] = f"Bearer {token}"
         self.http = httpx.Client(
-            base_url=self.server, headers=headers, timeout=timeout, transport=transport
+            base_url=self.server, headers=sent, timeout=timeout, transport=transport
         )
 
     def close(self) -> None:
@@ -98,9 +99,7 @@ class Client:
         network_failures = 0
         while True:
             try:
-                response = self.http.request(
-                    method, url, json=json, params=params, headers=headers
-                )
+                response = self.http.request(method, url, json=json, params=params, headers=headers)
             except httpx.TransportError as exc:
                 # A connection never made can always be tried again; anything else only
                 # when repeating cannot act twice.
@@ -229,15 +228,17 @@ class Client:
         return record
 
     def dispute(self, game_id: int, reason: str) -> JsonDict:
-        dispute: JsonDict = self._json(
-            "POST", f"games/{game_id}/disputes", json={"reason": reason}
-        )
+        dispute: JsonDict = self._json("POST", f"games/{game_id}/disputes", json={"reason": reason})
         return dispute
 
     # --- players -------------------------------------------------------------------------
 
     def leaderboard(
-        self, *, variant: Literal["basic", "expert"] = "basic", player_count: int = 4, limit: int = 100
+        self,
+        *,
+        variant: Literal["basic", "expert"] = "basic",
+        player_count: int = 4,
+        limit: int = 100,
     ) -> JsonDict:
         params = {"variant": variant, "player_count": player_count, "limit": limit}
         board: JsonDict = self._json("GET", "leaderboard", params=params)
@@ -249,10 +250,15 @@ class Client:
 
     # --- live streams ----------------------------------------------------------------------
 
-    def game_stream(self, game_id: int, *, last_event_id: int | None = None, **options: Any) -> EventStream:
+    def game_stream(
+        self, game_id: int, *, last_event_id: int | None = None, **options: Any
+    ) -> EventStream:
         """The game's events (dicts with ``type``, ``game``, ``version``...), resuming."""
         return EventStream(
-            self.http, f"{API_PREFIX}/games/{game_id}/stream", last_event_id=last_event_id, **options
+            self.http,
+            f"{API_PREFIX}/games/{game_id}/stream",
+            last_event_id=last_event_id,
+            **options,
         )
 
     def account_stream(self, *, last_event_id: int | None = None, **options: Any) -> EventStream:

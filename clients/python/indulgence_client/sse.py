@@ -174,7 +174,9 @@ class EventStream:
                         f"Could not reconnect to {self.path} after {failures} attempts: {exc}"
                     ) from exc
                 delay = min(self.backoff * 2 ** (failures - 1), self.max_backoff)
-                logger.info("stream %s: connection failed (%s), retry in %.1fs", self.path, exc, delay)
+                logger.info(
+                    "stream %s: connection failed (%s), retry in %.1fs", self.path, exc, delay
+                )
                 self.sleep(delay)
 
     def _connect(self) -> None:

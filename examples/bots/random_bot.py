@@ -1,0 +1,34 @@
+"""The smallest bot: a random legal action, every time.
+
+    python examples/bots/random_bot.py --token $TOKEN --create-sandbox
+
+(``--server`` defaults to http://127.0.0.1:8000.)
+
+Without --create-sandbox or --game it plays every game its account sits at, woken by
+the account stream (``--poll`` to poll instead). ``--help`` lists the options.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+try:
+    import indulgence_client
+except ImportError:  # not installed: use the copy in this repository
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
+    import indulgence_client
+
+from indulgence_client.bot import Decide, main
+
+
+def make_decide(rng: random.Random) -> Decide:
+    def decide(view: indulgence_client.View) -> indulgence_client.Action:
+        return dict(rng.choice(view["legal_actions"]))
+
+    return decide
+
+
+if __name__ == "__main__":
+    sys.exit(main(make_decide, "A bot that plays a random legal action."))
