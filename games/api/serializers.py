@@ -14,6 +14,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games import services
 from games.models import DisputeStatus, GameStatus, TokenScope, Variant
 
 FAMILIES = ["borgia", "medici", "orsini", "sforza"]
@@ -48,7 +49,8 @@ class GameCreateRequest(serializers.Serializer[dict[str, Any]]):
     turn_timeout_seconds = serializers.IntegerField(
         required=False,
         allow_null=True,
-        min_value=1,
+        min_value=services.MIN_TURN_TIMEOUT_SECONDS,
+        max_value=services.MAX_TURN_TIMEOUT_SECONDS,
         help_text="Seconds each player has to act (60 to 2592000); omitted: no limit.",
     )
     bots = BotSeatRequest(many=True, required=False, help_text="Seats given to built-in bots.")
