@@ -251,6 +251,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "PREPROCESSING_HOOKS": ["games.api.schema.drop_alternate_routes"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema.add_stream_paths",  # the SSE streams (plain Django views)
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -258,6 +262,9 @@ SPECTACULAR_SETTINGS = {
         "FamilyEnum": "games.api.serializers.FAMILIES",
         "GameStatusEnum": "games.models.GameStatus",
         "DisputeStatusEnum": "games.models.DisputeStatus",
+        "DeliveryStatusEnum": "games.models.DeliveryStatus",
+        "NotificationKindEnum": "games.models.NotificationKind",
+        "EmailStatusEnum": "games.models.EmailStatus",
     },
 }
 

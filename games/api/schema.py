@@ -103,12 +103,205 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 def drop_alternate_routes(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> list[tuple[Any, ...]]:
     """SPECTACULAR_SETTINGS["PREPROCESSING_HOOKS"]: document each endpoint once, at the
-    address api.md gives (every endpoint also answers with the other trailing slash)."""
-    return [
-        endpoint
-        for endpoint in endpoints
-        if not getattr(endpoint[3], "initkwargs", {}).get("alternate_route", False)
+    address api.md gives (every endpoint also answers with the other trailing slash).
+
+    The API's views mark their second route (``alternate_route``); games/live_urls.py
+    mounts the same view twice, the documented address first, so of two routes that
+    differ only by the trailing slash the first is kept."""
+    kept: list[tuple[Any, ...]] = []
+    seen: set[tuple[str, str]] = set()
+    for endpoint in endpoints:
+        path, _pattern, method, callback = endpoint[:4]
+        if getattr(callback, "initkwargs", {}).get("alternate_route", False):
+            continue
+        key = (str(path).rstrip("/"), str(method))
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(endpoint)
+    return kept
+
+
+# --- the live streams (games/streams.py: plain Django views, docs/streams.md) -------------
+
+STREAM_FORMAT = (
+    "`text/event-stream` (Server-Sent Events). The first block is `retry: <ms>` and "
+    "`id: <newest event id>` without data; then every message is one `id:` line (the "
+    "event's id: increasing, not contiguous) and one `data:` line holding a JSON object "
+    "with at least `type`, `game` (id or null), `version` (the game's version after the "
+    "change, or null) and `at`, then a blank line. There is no `event:` field. "
+    "`: keep-alive` comment lines come every 15 s of silence; the connection ends after "
+    "300 s (reconnect with Last-Event-ID)."
+)
+STREAM_EXAMPLE = (
+    "retry: 2000\nid: 41\n\n"
+    'id: 42\ndata: {"type":"move","game":7,"version":12,"seq":9,"seat":1,"actor":"human",'
+    '"bot":null,"action":{"type":"play","card":null,"indulgence":false},"to_act":2,'
+    '"hand_number":1,"phase":"playing","status":"in_progress",'
+    '"at":"2026-11-22T03:01:02.5+00:00"}\n\n'
+    ": keep-alive\n\n"
+)
+# One message of the stream, as OpenAPI 3.2 (and schemathesis, for 3.0) reads an event
+# stream's schema: an object per event. Blocks without data (the first one, keep-alive
+# comments) are not messages.
+STREAM_EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "One message of the stream (the body itself is text, not JSON).",
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The event's id: increasing, not contiguous; resume after it.",
+        },
+        "event": {
+            "type": "string",
+            "enum": ["message"],
+            "description": "Never sent: every message is dispatched as `message`.",
+        },
+        "data": {
+            "type": "string",
+            "description": (
+                "One JSON object on one line, with at least `type`, `game` (id or null), "
+                "`version` (the game's version after the change, or null) and `at`."
+            ),
+        },
+        "retry": {
+            "type": "integer",
+            "description": "The reconnection delay in ms (first block only, without data).",
+        },
+    },
+    "required": ["data"],
+}
+STREAM_ERRORS: dict[str, str] = {
+    "invalid_request": "Last-Event-ID must be a non-negative integer event id.",
+    "not_authenticated": "The bearer token is unknown or has been revoked.",
+    "insufficient_scope": "This token lacks the 'read' scope needed for streams.",
+    "not_found": "There is no game 12345.",
+}
+
+
+def _stream_errors(*codes: str) -> dict[str, Any]:
+    """Error responses of a stream, as OpenAPI objects (the streams are not throttled)."""
+    by_status: dict[str, list[str]] = {}
+    for code in codes:
+        by_status.setdefault(str(ERROR_CODES[code][0]), []).append(code)
+    return {
+        status: {
+            "description": "Error; code: " + " | ".join(f"`{c}`" for c in status_codes),
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": "#/components/schemas/ErrorResponse"},
+                    "examples": {
+                        code.replace("_", " ").capitalize().replace(" ", ""): {
+                            "value": {"code": code, "detail": STREAM_ERRORS[code]},
+                            "summary": code,
+                        }
+                        for code in status_codes
+                    },
+                }
+            },
+        }
+        for status, status_codes in sorted(by_status.items())
+    }
+
+
+def _stream_operation(
+    *, operation_id: str, summary: str, description: str, anonymous: bool, codes: tuple[str, ...]
+) -> dict[str, Any]:
+    parameters: list[dict[str, Any]] = []
+    if operation_id == "games_stream":
+        parameters.append(
+            {
+                "in": "path",
+                "name": "game_id",
+                "schema": {"type": "integer"},
+                "description": "The game's id.",
+                "required": True,
+            }
+        )
+    resume = (
+        "Resume after this event id: the stream first sends exactly the events after it "
+        "that it carries, in order, then live events. Without it, the stream starts at "
+        "the newest event."
+    )
+    parameters += [
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "schema": {"type": "integer", "minimum": 0},
+            "description": resume + " Browsers send it themselves when they reconnect.",
+        },
+        {
+            "in": "query",
+            "name": "last_event_id",
+            "schema": {"type": "integer", "minimum": 0},
+            "description": "The same as the Last-Event-ID header, for clients that cannot "
+            "set headers (the header wins).",
+        },
     ]
+    security: list[dict[str, Any]] = [{"bearerAuth": []}, {"cookieAuth": []}]
+    if anonymous:
+        security.append({})
+    return {
+        "operationId": operation_id,
+        "summary": summary,
+        "description": description + "\n\n" + STREAM_FORMAT,
+        "parameters": parameters,
+        "tags": ["streams"],
+        "security": security,
+        "responses": {
+            "200": {
+                "description": "The event stream (never ends by itself before 300 s).",
+                "content": {
+                    "text/event-stream": {
+                        "schema": STREAM_EVENT_SCHEMA,
+                        "examples": {
+                            "Events": {"value": STREAM_EXAMPLE, "summary": "A move event"}
+                        },
+                    }
+                },
+            },
+            **_stream_errors(*codes),
+        },
+    }
+
+
+def add_stream_paths(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]: the two Server-Sent Events streams,
+    which are plain Django views (not DRF), documented by hand."""
+    paths = result.setdefault("paths", {})
+    paths["/api/v1/games/{game_id}/stream"] = {
+        "get": _stream_operation(
+            operation_id="games_stream",
+            summary="A game's live events",
+            description=(
+                "Anyone who may see the game (seated players, spectators, anonymous "
+                "callers) gets its events, filtered for the caller's seat: `player_joined`, "
+                "`game_started`, `move`, `hand_settled`, `game_finished`, "
+                "`seat_handed_to_bot`. No event carries a card still in anyone's hand. "
+                "Treat an event as 'the game changed' and fetch the game for the full view."
+            ),
+            anonymous=True,
+            codes=("invalid_request", "not_authenticated", "insufficient_scope", "not_found"),
+        )
+    }
+    paths["/api/v1/stream"] = {
+        "get": _stream_operation(
+            operation_id="account_stream",
+            summary="Your account's live events",
+            description=(
+                "One event per notification (see GET /api/v1/notifications): `your_turn`, "
+                "`reminder`, `game_started`, `player_joined`, `game_finished`, "
+                "`seat_handed_to_bot`, `dispute_update`, with `game`, `version`, "
+                "`notification` (its id), `title`, `body`, `url` and `data`. A bearer token "
+                "needs the `read` scope."
+            ),
+            anonymous=False,
+            codes=("invalid_request", "not_authenticated", "insufficient_scope"),
+        )
+    }
+    result["paths"] = dict(sorted(paths.items()))
+    return result
 
 
 class ApiAutoSchema(AutoSchema):

@@ -12,7 +12,7 @@ from drf_spectacular.validation import validate_schema
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
-from games import services
+from games import account_api, notifications, services
 from games.api import serializers as shapes
 from games.models import Game
 from tests.api.conftest import Bearer
@@ -36,6 +36,26 @@ API_MD_OPERATIONS = {
     ("/api/v1/tokens", "post"),
     ("/api/v1/tokens/{token_id}", "delete"),
 }
+# docs/notifications.md's endpoints (games/account_api.py, DRF views like the above).
+ACCOUNT_OPERATIONS = {
+    ("/api/v1/notifications", "get"),
+    ("/api/v1/notifications/read", "post"),
+    ("/api/v1/notifications/{notification_id}/read", "post"),
+    ("/api/v1/notifications/preferences", "get"),
+    ("/api/v1/notifications/preferences", "patch"),
+    ("/api/v1/webhooks", "get"),
+    ("/api/v1/webhooks", "post"),
+    ("/api/v1/webhooks/{webhook_id}", "get"),
+    ("/api/v1/webhooks/{webhook_id}", "delete"),
+    ("/api/v1/webhooks/{webhook_id}/deliveries", "get"),
+}
+# docs/streams.md's Server-Sent Events (games/streams.py, plain Django views).
+STREAM_OPERATIONS = {
+    ("/api/v1/games/{game_id}/stream", "get"),
+    ("/api/v1/stream", "get"),
+}
+REST_OPERATIONS = API_MD_OPERATIONS | ACCOUNT_OPERATIONS
+ALL_OPERATIONS = REST_OPERATIONS | STREAM_OPERATIONS
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +80,8 @@ def test_it_documents_every_endpoint_of_the_contract_once(schema: dict[str, Any]
         for method in item
         if method in {"get", "post", "put", "patch", "delete"}
     }
-    assert operations >= API_MD_OPERATIONS
-    paths = {path.rstrip("/") for path, _method in API_MD_OPERATIONS}
+    assert operations >= ALL_OPERATIONS
+    paths = {path.rstrip("/") for path, _method in ALL_OPERATIONS}
     documented = [path.rstrip("/") for path in schema["paths"] if path.rstrip("/") in paths]
     assert sorted(documented) == sorted(paths)  # the other-slash routes are left out
 
@@ -72,7 +92,7 @@ def test_it_documents_errors_examples_and_bearer_auth_everywhere(schema: dict[st
         "scheme": "bearer",
         "description": schema["components"]["securitySchemes"]["bearerAuth"]["description"],
     }
-    for path, method in API_MD_OPERATIONS:
+    for path, method in REST_OPERATIONS:
         operation = schema["paths"][path][method]
         errors = {status: r for status, r in operation["responses"].items() if status >= "400"}
         assert "429" in errors, (path, method)
@@ -88,7 +108,7 @@ def test_it_documents_errors_examples_and_bearer_auth_everywhere(schema: dict[st
 def test_it_marks_which_endpoints_anonymous_callers_may_use(schema: dict[str, Any]) -> None:
     anonymous_ok = {
         (path, method)
-        for path, method in API_MD_OPERATIONS
+        for path, method in ALL_OPERATIONS
         if {} in schema["paths"][path][method]["security"]
     }
     assert anonymous_ok == {
@@ -96,8 +116,39 @@ def test_it_marks_which_endpoints_anonymous_callers_may_use(schema: dict[str, An
         ("/api/v1/games/{game_id}/", "get"),
         ("/api/v1/games/{game_id}/moves", "get"),
         ("/api/v1/games/{game_id}/export", "get"),
+        ("/api/v1/games/{game_id}/stream", "get"),
         ("/api/v1/leaderboard", "get"),
     }
+
+
+def test_it_gives_an_example_for_every_account_endpoint(schema: dict[str, Any]) -> None:
+    for path, method in ACCOUNT_OPERATIONS:
+        operation = schema["paths"][path][method]
+        assert operation["tags"] in (["notifications"], ["webhooks"]), (path, method)
+        assert operation["summary"], (path, method)
+        success = next(r for status, r in operation["responses"].items() if status < "300")
+        documented = success.get("content", {}).get("application/json", {}).get("examples")
+        assert documented or "204" in operation["responses"], (path, method)
+
+
+def test_it_documents_the_event_streams(schema: dict[str, Any]) -> None:
+    for path, method in STREAM_OPERATIONS:
+        operation = schema["paths"][path][method]
+        assert operation["tags"] == ["streams"]
+        assert {"bearerAuth": []} in operation["security"]
+        assert {"cookieAuth": []} in operation["security"]
+        parameters = {(p["in"], p["name"]) for p in operation["parameters"]}
+        assert {("header", "Last-Event-ID"), ("query", "last_event_id")} <= parameters
+        assert ("path", "game_id") in parameters or "{game_id}" not in path
+        content = operation["responses"]["200"]["content"]
+        assert list(content) == ["text/event-stream"]
+        event = content["text/event-stream"]["schema"]  # one message, as OpenAPI 3.2 reads it
+        assert set(event["properties"]) == {"id", "event", "data", "retry"}
+        assert "data:" in operation["description"]
+        for status in ("400", "401", "403"):
+            error = operation["responses"][status]["content"]["application/json"]
+            assert error["schema"] == {"$ref": "#/components/schemas/ErrorResponse"}
+    assert "404" in schema["paths"]["/api/v1/games/{game_id}/stream"]["get"]["responses"]
 
 
 def test_it_gives_request_and_response_examples_for_the_main_endpoints(
@@ -184,6 +235,46 @@ def test_it_documents_the_view_as_it_is(
     assert_shape(shapes.MeResponse(), actor.get("/api/v1/me").json(), "me")
     dispute = actor.post(game_url(game, "disputes"), {"reason": "Why?"}, format="json").json()
     assert_shape(shapes.DisputeResponse(), dispute, "dispute")
+
+
+def test_it_documents_notifications_and_webhooks_as_they_are(
+    game: Game, owner: Any, bearer: Bearer, settings: Any
+) -> None:
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
+    client = bearer(owner)
+    response = client.post(
+        "/api/v1/webhooks", {"url": "http://127.0.0.1:9/hook", "kinds": []}, format="json"
+    )
+    assert response.status_code == 201
+    hook = response.json()
+    assert_shape(account_api.WebhookCreatedResponse(), hook, "new webhook")
+    notifications.notifications_send(
+        [
+            notifications.NotificationSpec(
+                user_id=owner.pk, kind="your_turn", title="Your turn", game=game, data={"seat": 0}
+            ),
+            notifications.NotificationSpec(user_id=owner.pk, kind="dispute_update", title="?"),
+        ]
+    )
+    page = client.get("/api/v1/notifications").json()
+    assert len(page["results"]) >= 2
+    assert_shape(account_api.NotificationPageResponse(), page, "notifications")
+    read = client.post(f"/api/v1/notifications/{page['results'][0]['id']}/read").json()
+    assert_shape(account_api.MarkedReadResponse(), read, "read one")
+    read = client.post("/api/v1/notifications/read").json()
+    assert_shape(account_api.MarkedReadResponse(), read, "read all")
+    preferences = client.get("/api/v1/notifications/preferences").json()
+    assert_shape(account_api.PreferencesResponse(), preferences, "preferences")
+    quiet = {"quiet_hours": {"start": "22:00", "end": "07:00", "timezone": "UTC"}}
+    changed = client.patch("/api/v1/notifications/preferences", quiet, format="json").json()
+    assert_shape(account_api.PreferencesResponse(), changed, "changed preferences")
+    listed = client.get("/api/v1/webhooks").json()
+    assert_shape(account_api.WebhookResponse(many=True), listed, "webhooks")
+    one = client.get(f"/api/v1/webhooks/{hook['id']}").json()
+    assert_shape(account_api.WebhookResponse(), one, "webhook")
+    deliveries = client.get(f"/api/v1/webhooks/{hook['id']}/deliveries").json()
+    assert deliveries["results"]
+    assert_shape(account_api.DeliveryPageResponse(), deliveries, "deliveries")
 
 
 def test_it_documents_the_record_the_leaderboard_and_tokens_as_they_are(

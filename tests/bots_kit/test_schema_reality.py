@@ -154,6 +154,69 @@ def test_real_responses_match_the_schema(
     assert statuses >= {200, 201, 400, 401, 403, 404, 409}
 
 
+def test_account_responses_match_the_schema(
+    http: Callable[[str | None], httpx.Client], bot_token: Callable[[str], str], settings: Any
+) -> None:
+    """Notifications, preferences, webhooks and their deliveries, and the streams' refusals."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
+    owner, guest, anonymous = http(bot_token("owner")), http(bot_token("guest")), http(None)
+    schema = Schema(fetch_schema(anonymous))
+    webhooks, webhook = "/api/v1/webhooks", "/api/v1/webhooks/{webhook_id}"
+    notes, preferences = "/api/v1/notifications", "/api/v1/notifications/preferences"
+
+    # A webhook that refuses every connection (deliveries pile up as retrying), then a game
+    # that fills: notifications for the owner, and their deliveries.
+    hook = {"url": "http://127.0.0.1:9/hook", "kinds": []}
+    created = schema.check(webhooks, "post", owner.post(webhooks, json=hook))
+    schema.check(webhooks, "post", owner.post(webhooks, json={"url": "ftp://x", "kinds": []}))
+    schema.check(webhooks, "post", owner.post(webhooks, json={"url": "https://x", "kinds": 3}))
+    schema.check(webhooks, "get", owner.get(webhooks))
+    schema.check(webhook, "get", owner.get(f"{webhooks}/{created['id']}"))
+    schema.check(webhook, "get", guest.get(f"{webhooks}/{created['id']}"))  # 404
+    schema.check(webhooks, "get", anonymous.get(webhooks))  # 401
+    body = {"player_count": 3, "rated": False, "bots": [{"seat": 1, "bot": "random"}]}
+    game = schema.check("/api/v1/games/", "post", owner.post("/api/v1/games/", json=body))
+    guest.post(f"/api/v1/games/{game['id']}/join").raise_for_status()
+
+    page = schema.check(notes, "get", owner.get(notes))
+    assert page["results"], "joining and starting a game notifies the owner"
+    schema.check(notes, "get", owner.get(notes, params={"unread": "true", "limit": 1}))
+    schema.check(notes, "get", anonymous.get(notes))  # 401
+    one = "/api/v1/notifications/{notification_id}/read"
+    first = page["results"][-1]["id"]
+    schema.check(one, "post", owner.post(f"{notes}/{first}/read"))
+    schema.check(one, "post", guest.post(f"{notes}/{first}/read"))  # 404
+    schema.check(f"{notes}/read", "post", owner.post(f"{notes}/read"))
+    schema.check(notes, "get", owner.get(notes))  # read ones too
+
+    deliveries = "/api/v1/webhooks/{webhook_id}/deliveries"
+    listed = schema.check(deliveries, "get", owner.get(f"{webhooks}/{created['id']}/deliveries"))
+    assert listed["results"], "every notification is a delivery to the webhook"
+    schema.check(deliveries, "get", guest.get(f"{webhooks}/{created['id']}/deliveries"))  # 404
+
+    schema.check(preferences, "get", owner.get(preferences))
+    quiet = {"start": "22:00", "end": "07:30", "timezone": "Europe/Rome"}
+    changed = owner.patch(preferences, json={"email_reminder": False, "quiet_hours": quiet})
+    assert schema.check(preferences, "patch", changed)["quiet_hours"] == quiet
+    schema.check(preferences, "patch", owner.patch(preferences, json={"quiet_hours": None}))
+    schema.check(preferences, "patch", owner.patch(preferences, json={"email_nope": True}))
+    schema.check(preferences, "get", guest.get(preferences))  # defaults, no quiet hours
+
+    deleted = owner.delete(f"{webhooks}/{created['id']}")
+    assert deleted.status_code == 204
+    assert "204" in schema.document["paths"][webhook]["delete"]["responses"]
+    schema.check(webhook, "delete", owner.delete(f"{webhooks}/{created['id']}"))  # 404
+
+    # The streams' refusals are the API's error shape.
+    schema.check("/api/v1/stream", "get", anonymous.get("/api/v1/stream"))  # 401
+    game_stream = "/api/v1/games/{game_id}/stream"
+    schema.check(game_stream, "get", anonymous.get("/api/v1/games/999999/stream"))  # 404
+    bad = anonymous.get(f"/api/v1/games/{game['id']}/stream", params={"last_event_id": "x"})
+    schema.check(game_stream, "get", bad)  # 400
+    statuses = {(path, status) for path, _, status in schema.checked}
+    assert {status for _, status in statuses} >= {200, 201, 400, 401, 404}
+
+
 def _api_routes() -> set[str]:
     """Every /api/v1/ route the server answers, as OpenAPI path templates."""
     routes: set[str] = set()
@@ -172,13 +235,6 @@ def _api_routes() -> set[str]:
     return routes
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "server gap (issue 8: 'documents every endpoint'): the live streams, notifications "
-        "and webhooks endpoints (games/live_urls.py) are not in /api/v1/schema/"
-    ),
-)
 def test_the_schema_documents_every_api_endpoint(
     http: Callable[[str | None], httpx.Client],
 ) -> None:
