@@ -270,10 +270,11 @@ def preferences_update(*, user: User, changes: dict[str, Any]) -> dict[str, Any]
     if "quiet_hours" in changes:
         changes = {**changes, "quiet_hours": _quiet_hours_clean(changes["quiet_hours"])}
     with transaction.atomic():
+        # An account that never played has no profile yet: preferences_get shows it the
+        # defaults, so changing them creates the profile (as services.player_ensure does).
+        Player.objects.get_or_create(user=user, defaults={"display_name": user.get_username()})
         # Locked: two preference updates at once must not lose one another's changes.
-        player = Player.objects.select_for_update().filter(user=user).first()
-        if player is None:
-            raise NotFound("This account has no player profile yet.")
+        player = Player.objects.select_for_update().get(user=user)
         player.notification_preferences = {**player.notification_preferences, **changes}
         player.save(update_fields=["notification_preferences"])
     return preferences_get(user=user)

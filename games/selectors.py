@@ -60,9 +60,13 @@ def game_get(*, game_id: int) -> Game:
 
 def seat_of(*, game: Game, user: AnyUser) -> int | None:
     """The seat a human user plays at this game (None for outsiders and anonymous users)."""
+    return _seat_number_of(_seats(game), user)
+
+
+def _seat_number_of(seats: list[Seat], user: AnyUser) -> int | None:
     if not user.is_authenticated:
         return None
-    for seat in _seats(game):
+    for seat in seats:
         if seat.player.user_id == user.pk:
             return seat.number
     return None
@@ -70,8 +74,8 @@ def seat_of(*, game: Game, user: AnyUser) -> int | None:
 
 def game_view(*, game: Game, user: AnyUser, state: rules.State | None = None) -> dict[str, Any]:
     """api.md "The view" for this user: their seat's view if seated, else a spectator's."""
-    my_seat = seat_of(game=game, user=user)
-    seats = _seats(game)
+    seats = _seats(game)  # one query serves both the caller's seat and the seat list
+    my_seat = _seat_number_of(seats, user)
     if game.snapshot is None:
         view = dict(_UNDEALT_VIEW)
         engine_seats: dict[int, dict[str, Any]] = {}

@@ -7,6 +7,7 @@ game of four bots is a loop here, not a recursion.
 
 from __future__ import annotations
 
+import logging
 import smtplib
 import threading
 from collections import deque
@@ -16,10 +17,12 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from games import services
 
 _eager = threading.local()
+logger = logging.getLogger(__name__)
 
 RETRY_POLICY: dict[str, Any] = {
     "acks_late": True,
@@ -49,7 +52,13 @@ def enqueue_on_commit(task: Task, *args: Any) -> None:
         if settings.CELERY_TASK_ALWAYS_EAGER:
             _run_eagerly(task, args)
         else:
-            task.apply_async(args=args)
+            try:
+                task.apply_async(args=args)
+            except BrokerUnavailable as exc:
+                # The change is committed: failing the request now would tell the client
+                # it was not. Bot turns and settlements are queued again by the deadline
+                # sweep (deadlines.stalled_games_kick, after STALLED_GAME_SECONDS).
+                logger.warning("could not queue %s%r: broker unavailable: %s", task.name, args, exc)
 
     transaction.on_commit(send)
 

@@ -69,19 +69,19 @@ MORE: dict[str, tuple[str, str, dict[str, Any] | None, dict[str, Outcome]]] = {
         None,
         _row(HIDDEN, HIDDEN, HIDDEN, NO_ACCOUNT, HIDDEN, READ_ONLY),
     ),
-    # An account that never played (here: staff) has no player profile yet, so no
-    # preferences: 404, where /api/v1/me answers with defaults (reported in issue 10).
+    # Staff and the outsider never played: they have no player profile yet, and still
+    # read and change their preferences (a PATCH used to answer 404 there).
     "preferences": (
         "get",
         "/api/v1/notifications/preferences",
         None,
-        _row(OK, OK, OK, NO_ACCOUNT, (404, "not_found"), OK),
+        _row(OK, OK, OK, NO_ACCOUNT, OK, OK),
     ),
     "preferences change": (
         "patch",
         "/api/v1/notifications/preferences",
         {},
-        _row(OK, OK, OK, NO_ACCOUNT, (404, "not_found"), READ_ONLY),
+        _row(OK, OK, OK, NO_ACCOUNT, OK, READ_ONLY),
     ),
     "webhooks": ("get", "/api/v1/webhooks", None, _row(OK, OK, OK, NO_ACCOUNT, OK, OK)),
     "webhook create": (

@@ -29,7 +29,9 @@ def test_an_unknown_api_address_is_a_json_404_even_for_a_browser_without_csrf(
     assert_error(response, 404, "not_found")
 
 
-@pytest.mark.parametrize("suffix", ["", "actions", "disputes"], ids=["create", "actions", "disputes"])
+@pytest.mark.parametrize(
+    "suffix", ["", "actions", "disputes"], ids=["create", "actions", "disputes"]
+)
 def test_every_api_post_with_a_body_refuses_malformed_json_and_changes_nothing(
     suffix: str, game: Game, owner: Any, bearer: Bearer
 ) -> None:
@@ -73,9 +75,7 @@ def test_the_htmx_action_post_refuses_garbage_json_with_a_400_and_changes_nothin
     assert fingerprint(game) == before
 
 
-def test_an_oversized_htmx_post_is_refused_with_a_4xx_not_a_500(
-    game: Game, owner: Any
-) -> None:
+def test_an_oversized_htmx_post_is_refused_with_a_4xx_not_a_500(game: Game, owner: Any) -> None:
     client = DjangoClient(raise_request_exception=False)
     client.force_login(owner)
     before = fingerprint(game)

@@ -24,7 +24,6 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from games import services
-from games.models import Dispute, Game
 from tests.api.support import three_player_game
 
 pytestmark = pytest.mark.django_db
@@ -236,7 +235,9 @@ def test_the_unsubscribe_link_is_the_only_exempt_form_and_needs_its_signed_token
         name
         for name, route in web_routes().items()
         if getattr(
-            get_resolver().resolve(_url(route, {k: m(cast) for k, m in DEFAULT_KWARGS.items()})).func,
+            get_resolver()
+            .resolve(_url(route, {k: m(cast) for k, m in DEFAULT_KWARGS.items()}))
+            .func,
             "csrf_exempt",
             False,
         )

@@ -8,6 +8,8 @@ its declared shape, content type declared).
 
 from __future__ import annotations
 
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,8 +21,11 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from pytest_django.fixtures import Settings as SettingsWrapper
-
-from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
+from schemathesis.specs.openapi.checks import (
+    negative_data_rejection,
+    positive_data_acceptance,
+    response_schema_conformance,
+)
 
 from games.models import Game
 from tests.api.conftest import Bearer
@@ -33,6 +38,15 @@ MAX_EXAMPLES = 25
 # may still be illegal in the game (400 ``illegal_action``). Everything else is checked:
 # no 5xx, documented status codes, content types and response bodies.
 EXCLUDED = [negative_data_rejection, positive_data_acceptance]
+# The event streams' body is documented as one string (OpenAPI 3.0 has no per-event
+# schema); schemathesis 4 validates each parsed SSE event (an object: id, event, data)
+# against it and fails every stream. Their status, content type and auth stay checked;
+# their events are checked by tests/streams and test_hidden_cards_all_channels.py.
+STREAM_EXCLUDED = [*EXCLUDED, response_schema_conformance]
+
+
+def _excluded(case: Any) -> list[Any]:
+    return STREAM_EXCLUDED if case.path.endswith("/stream") else EXCLUDED
 
 
 @pytest.fixture
@@ -47,11 +61,24 @@ def _keep_test_connection() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fuzzed webhooks point anywhere: their deliveries must not leave the machine."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise urllib.error.URLError("no network in the fuzz tests")
+
+    monkeypatch.setattr(urllib.request, "urlopen", refuse)
+
+
+@pytest.fixture(autouse=True)
 def _unthrottled(settings: SettingsWrapper, _keep_test_connection: None) -> None:
     # Throttles would answer most generated requests with 429 before any code under test
     # runs; the rate limits have their own tests (test_rate_limits.py).
     rates = {"anon": None, "user": None, "actions": None}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    # A stream answers for STREAM_MAX_SECONDS (300 s): fuzzing reads each to its end.
+    settings.STREAM_MAX_SECONDS = 0.2
+    settings.STREAM_POLL_SECONDS = 0.05
 
 
 @pytest.fixture
@@ -85,7 +112,9 @@ def test_a_seated_player_never_gets_a_5xx_or_an_answer_off_the_schema(
 ) -> None:
     game, token = seated_token
     _aim(case, game)
-    case.call_and_validate(headers={"Authorization": f"Bearer {token}"}, excluded_checks=EXCLUDED)
+    case.call_and_validate(
+        headers={"Authorization": f"Bearer {token}"}, excluded_checks=_excluded(case)
+    )
 
 
 @schema.parametrize()
@@ -94,4 +123,4 @@ def test_an_anonymous_caller_never_gets_a_5xx_or_an_answer_off_the_schema(
     case: Any, game: Game
 ) -> None:
     _aim(case, game)
-    case.call_and_validate(excluded_checks=EXCLUDED)
+    case.call_and_validate(excluded_checks=_excluded(case))

@@ -1,0 +1,398 @@
+# ruff: noqa: S603, S607  (runs the stack's own programs, with fixed arguments)
+"""Many concurrent games played by token clients over HTTP on loopback, against the
+production-like stack this script starts and stops itself:
+
+* gunicorn, 2 sync workers, on 127.0.0.1:<free port> (DJANGO_ENV=production);
+* the shared PostgreSQL at 127.0.0.1:5432 with a dedicated database (created, then dropped);
+* Redis database 13 at 127.0.0.1:6379 (own queue name; keys removed at the end);
+* one Celery worker (hand settlements run there).
+
+Reported, all in the same run: the GET game-view rate, moves/s and p50/p95/p99 latency
+of ``POST .../actions``, and ``pgbench`` single-row-update tps on a scratch database.
+
+Each client owns one 3-player game and holds the tokens of its three seats, so every
+request it sends is a legal move of the seat to act (no polling) except while the hand
+is being settled by the worker. Every loop is bounded by time and by count.
+
+    .venv/bin/python -m loadtest.run --clients 32 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+PG = "postgresql://127.0.0.1:5432"
+REDIS = "redis://127.0.0.1:6379/13"
+MAX_REQUESTS_PER_CLIENT = 20_000
+
+SETUP = """
+import json
+from django.contrib.auth import get_user_model
+from games import services
+count = {clients}
+out = []
+User = get_user_model()
+for c in range(count):
+    users = [User.objects.create_user(username=f"load{{c}}-{{s}}", password=None) for s in range(3)]
+    tokens = [services.token_issue(user=u, name="load")[1] for u in users]
+    out.append(tokens)
+print(json.dumps(out))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def stack_env(database: str, queue: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "indulgence_site.settings",
+            "DJANGO_ENV": "production",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "SECURE_COOKIES": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DATABASE_URL": f"{PG}/{database}",
+            "REDIS_URL": REDIS,
+            "CELERY_TASK_DEFAULT_QUEUE": queue,
+            "EVENTS_CHANNEL_PREFIX": f"loadtest-{queue}",
+            "API_RATE_ANON": "1000000/min",
+            "API_RATE_USER": "1000000/min",
+            "API_RATE_ACTIONS": "1000000/min",
+            "LOG_LEVEL": "WARNING",
+            "STATIC_ROOT": str(ROOT / "var" / "loadtest-static"),
+        }
+    )
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [str(BIN / "python"), "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-3000:])
+    return done.stdout
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# --- the clients (run in child processes, several threads each) ---------------------------
+
+
+def _get_loop(url: str, tokens: list[str], game: int, seconds: float, out: list[Any]) -> None:
+    done = errors = 0
+    stop = time.monotonic() + seconds
+    with httpx.Client(headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10) as http:
+        while time.monotonic() < stop and done < MAX_REQUESTS_PER_CLIENT:
+            response = http.get(f"{url}/api/v1/games/{game}/")
+            done += 1
+            errors += response.status_code != 200
+    out.append({"gets": done, "errors": errors})
+
+
+def _new_game(http: httpx.Client, url: str, tokens: list[str]) -> dict[str, Any]:
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    view = http.post(
+        f"{url}/api/v1/games/", json={"player_count": 3, "rated": False}, headers=auth[0]
+    ).json()
+    for header in auth[1:]:
+        view = http.post(f"{url}/api/v1/games/{view['id']}/join", headers=header).json()
+    return dict(view)
+
+
+def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> None:
+    latencies: list[float] = []
+    errors: list[str] = []
+    waits = games = 0
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    stop = time.monotonic() + seconds
+    with httpx.Client(timeout=10) as http:
+        view = _new_game(http, url, tokens)
+        games += 1
+        requests = 0
+        while time.monotonic() < stop and requests < MAX_REQUESTS_PER_CLIENT:
+            requests += 1
+            if view["status"] != "in_progress":
+                view = _new_game(http, url, tokens)
+                games += 1
+                continue
+            seat = view["to_act"]
+            if seat is None:  # the worker settles the hand: look again shortly
+                time.sleep(0.02)
+                waits += 1
+                view = http.get(f"{url}/api/v1/games/{view['id']}/", headers=auth[0]).json()
+                continue
+            if view["my_seat"] != seat:
+                view = http.get(f"{url}/api/v1/games/{view['id']}/", headers=auth[seat]).json()
+            body = {"action": view["legal_actions"][0], "version": view["version"]}
+            started = time.perf_counter()
+            response = http.post(
+                f"{url}/api/v1/games/{view['id']}/actions", json=body, headers=auth[seat]
+            )
+            latencies.append(time.perf_counter() - started)
+            if response.status_code != 200:
+                errors.append(f"{response.status_code} {response.text[:120]}")
+                view = http.get(f"{url}/api/v1/games/{view['id']}/", headers=auth[0]).json()
+                continue
+            view = response.json()
+    out.append({"latencies": latencies, "errors": errors, "waits": waits, "games": games})
+
+
+def _worker_process(kind: str, url: str, work: list[Any], seconds: float, queue: Any) -> None:
+    out: list[Any] = []
+    threads = []
+    for item in work:
+        if kind == "get":
+            target, args = _get_loop, (url, item["tokens"], item["game"], seconds, out)
+        else:
+            target, args = _move_loop, (url, item["tokens"], seconds, out)
+        threads.append(threading.Thread(target=target, args=args))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 60)
+    queue.put(out)
+
+
+def run_clients(kind: str, url: str, work: list[Any], seconds: float, processes: int) -> list[Any]:
+    queue: Any = multiprocessing.Queue()
+    chunks = [work[i::processes] for i in range(processes)]
+    procs = [
+        multiprocessing.Process(target=_worker_process, args=(kind, url, chunk, seconds, queue))
+        for chunk in chunks
+        if chunk
+    ]
+    for proc in procs:
+        proc.start()
+    results: list[Any] = []
+    for _ in procs:
+        results.extend(queue.get(timeout=seconds + 120))
+    for proc in procs:
+        proc.join(30)
+    return results
+
+
+# --- pgbench --------------------------------------------------------------------------------
+
+
+def pgbench(seconds: int) -> float:
+    name = f"indulgence_pgbench_{uuid.uuid4().hex[:8]}"
+    subprocess.run(["createdb", "-h", "127.0.0.1", name], check=True)
+    try:
+        subprocess.run(
+            ["pgbench", "-h", "127.0.0.1", "-i", "-q", "-s", "1", name],
+            check=True,
+            capture_output=True,
+        )
+        script = ROOT / "var" / "loadtest-update.sql"
+        script.write_text(
+            "\\set aid random(1, 100000)\n"
+            "UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n"
+        )
+        done = subprocess.run(
+            [
+                "pgbench",
+                "-h",
+                "127.0.0.1",
+                "-n",
+                "-c",
+                "8",
+                "-j",
+                "2",
+                "-T",
+                str(seconds),
+                "-f",
+                str(script),
+                name,
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        line = next(x for x in done.stdout.splitlines() if x.startswith("tps ="))
+        return float(line.split()[2])
+    finally:
+        subprocess.run(["dropdb", "-h", "127.0.0.1", "--if-exists", name], check=False)
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--processes", type=int, default=4, help="client processes")
+    parser.add_argument("--pgbench-seconds", type=int, default=10)
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+
+    tag = uuid.uuid4().hex[:8]
+    database = f"indulgence_load_{tag}"
+    queue = f"indulgence-load-{tag}"
+    env = stack_env(database, queue)
+    log_dir = ROOT / "var" / f"loadtest-{tag}"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    procs: list[subprocess.Popen[bytes]] = []
+    subprocess.run(["createdb", "-h", "127.0.0.1", database], check=True)
+    try:
+        manage(env, "migrate", "--no-input", "-v", "0")
+        manage(env, "collectstatic", "--no-input", "-v", "0")
+        tokens = json.loads(
+            manage(env, "shell", "-c", SETUP.format(clients=args.clients)).strip().splitlines()[-1]
+        )
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        for name, command in [
+            (
+                "gunicorn",
+                [
+                    str(BIN / "gunicorn"),
+                    "indulgence_site.wsgi:application",
+                    "--bind",
+                    f"127.0.0.1:{port}",
+                    "--workers",
+                    "2",
+                ],
+            ),
+            (
+                "worker",
+                [
+                    str(BIN / "celery"),
+                    "-A",
+                    "indulgence_site",
+                    "worker",
+                    "--loglevel",
+                    "WARNING",
+                    "--concurrency",
+                    "1",
+                    "-n",
+                    f"load-{tag}@%h",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                ],
+            ),
+        ]:
+            log = (log_dir / f"{name}.log").open("wb")
+            procs.append(
+                subprocess.Popen(
+                    command,
+                    cwd=ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/healthz", timeout=2).json()["worker"]["status"] == "ok":
+                    break
+            except (httpx.HTTPError, ValueError, KeyError):
+                pass
+            time.sleep(0.5)
+        else:
+            raise SystemExit("the stack did not become healthy in 60 s")
+        load_before = os.getloadavg()
+
+        # One game per client for the GET phase (the games the move phase plays are new).
+        with httpx.Client(timeout=10) as http:
+            work = [{"tokens": t, "game": _new_game(http, url, t)["id"]} for t in tokens]
+        gets = run_clients("get", url, work, args.seconds, args.processes)
+        moves = run_clients(
+            "move", url, [{"tokens": t} for t in tokens], args.seconds, args.processes
+        )
+        load_after = os.getloadavg()
+        tps = pgbench(args.pgbench_seconds)
+    finally:
+        for proc in procs:
+            try:
+                os.killpg(proc.pid, 15)
+                proc.wait(20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(proc.pid, 9)
+        subprocess.run(
+            ["dropdb", "-h", "127.0.0.1", "--if-exists", "--force", database], check=False
+        )
+        import redis
+
+        client = redis.Redis.from_url(REDIS)
+        for key in [queue, *client.scan_iter(match=f"*{queue}*", count=1000)]:
+            client.delete(key)  # the queue and kombu's bindings for it
+        client.close()
+        shutil.rmtree(ROOT / "var" / "loadtest-static", ignore_errors=True)
+
+    get_count = sum(r["gets"] for r in gets)
+    get_errors = sum(r["errors"] for r in gets)
+    latencies = [x for r in moves for x in r["latencies"]]
+    move_errors = [e for r in moves for e in r["errors"]]
+    figures = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cpus": os.cpu_count(),
+        "load_before": [round(x, 2) for x in load_before],
+        "load_after": [round(x, 2) for x in load_after],
+        "clients": args.clients,
+        "seconds": args.seconds,
+        "get_per_s": round(get_count / args.seconds, 1),
+        "get_errors": get_errors,
+        "moves_per_s": round((len(latencies) - len(move_errors)) / args.seconds, 1),
+        "move_errors": len(move_errors),
+        "move_error_samples": move_errors[:5],
+        "p50_ms": round(percentile(latencies, 0.50) * 1000, 1),
+        "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+        "settlement_waits": sum(r["waits"] for r in moves),
+        "games_played": sum(r["games"] for r in moves),
+        "pgbench_update_tps": tps,
+    }
+    figures["moves_vs_get"] = round(figures["moves_per_s"] / max(figures["get_per_s"], 1e-9), 3)
+    figures["goal_met"] = (
+        figures["moves_vs_get"] >= 0.5
+        and figures["p99_ms"] < 100
+        and not move_errors
+        and not get_errors
+    )
+    text = json.dumps(figures, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""One whole game, checked at every step on all three channels at once, for every seat and
+a spectator: the API view and move log (bearer tokens / anonymous), the HTMX table
+partial (sessions / anonymous) and the live event stream (read over real SSE at the end,
+each event checked against the hands at its version). Reuses the per-channel checkers of
+tests/api/test_live_game.py (Inspector) and tests/streams/test_events.py (hidden_from)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from django.test import Client as DjangoClient
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+import engine.indulgence as rules
+from engine.cards import CARD_IDS
+from games import selectors, services
+from games.models import Event, GameStatus
+from games.web.vocab import card_label
+from tests.api.conftest import Bearer
+from tests.api.support import Client, game_url
+from tests.api.test_live_game import Inspector
+from tests.streams.test_events import hidden_from
+
+pytestmark = pytest.mark.django_db
+
+# A card id quoted in HTML (an attribute value or escaped JSON in one).
+QUOTED_CARD = re.compile(r'(?:"|&quot;|&#x27;|\')([BMOS][1-9])(?:"|&quot;|&#x27;|\')')
+DATA = re.compile(r"^data: (.*)$", re.MULTILINE)
+# An expert game whose random play (these choices) is short (about 50 steps) and has a
+# face-down ("Don't take any tricks") hand.
+SEED, CHOICES = "a", 1
+
+
+def html_cards(html: str) -> set[str]:
+    """Every card the page names: quoted ids, and cards named by their spoken label."""
+    found = set(QUOTED_CARD.findall(html))
+    found |= {card for card in CARD_IDS if f'aria-label="{card_label(card)}"' in html}
+    return found
+
+
+def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
+    owner: Any, opponent: Any, third: Any, bearer: Bearer, settings: SettingsWrapper
+) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "actions": None},
+    }
+    game = services.game_create(
+        creator=owner, player_count=3, variant="expert", rated=False, seed=SEED
+    )
+    services.game_join(game_id=game.pk, user=opponent)
+    services.game_join(game_id=game.pk, user=third)
+    game.refresh_from_db()
+    users = {0: owner, 1: opponent, 2: third}
+    first_event = Event.objects.filter(game=game).order_by("id").values_list("id", flat=True)[0]
+    api: dict[int | None, Client] = {seat: bearer(user) for seat, user in users.items()}
+    api[None] = Client()
+    web: dict[int | None, DjangoClient] = {None: DjangoClient()}
+    for seat, user in users.items():
+        web[seat] = DjangoClient()
+        web[seat].force_login(user)
+    inspector = Inspector(game.pk)
+    rng = random.Random(CHOICES)
+    steps = partials = 0
+    while game.status == GameStatus.IN_PROGRESS:
+        for seat in api:
+            view = api[seat].get(game_url(game)).json()
+            inspector.view(view, seat)
+            inspector.moves(api[seat].get(game_url(game, "moves")).json(), seat)
+            html = web[seat].get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true").content.decode()
+            state = inspector.truth.at(game.version)
+            leaked = html_cards(html) & hidden_from(state, seat)
+            assert not leaked, f"the table partial showed seat {seat} {leaked} (step {steps})"
+            if seat is not None:  # the detector works: it finds the seat's own hand
+                assert set(view["my_hand"]) <= html_cards(html)
+            partials += 1
+        if game.to_act_seat is None:
+            hand = selectors.game_view(game=game, user=owner)["hand_number"]
+            services.hand_settle(game_id=game.pk, hand_number=hand)
+        else:
+            view = api[game.to_act_seat].get(game_url(game)).json()
+            action = rng.choice(view["legal_actions"])
+            response = api[game.to_act_seat].post(
+                game_url(game, "actions"),
+                {"action": action, "version": view["version"]},
+                format="json",
+            )
+            assert response.status_code == 200, response.json()
+        steps += 1
+        game.refresh_from_db()
+    assert inspector.face_down_views > 0, "the game should include a face-down trick"
+
+    # The stream, as each audience receives it over SSE from the first event on.
+    settings.STREAM_MAX_SECONDS = 0.5
+    settings.STREAM_POLL_SECONDS = 0.05
+    streamed = 0
+    for seat, client in api.items():
+        response = client.get(
+            f"/api/v1/games/{game.pk}/stream", HTTP_LAST_EVENT_ID=str(first_event - 1)
+        )
+        assert response.status_code == 200
+        body = b"".join(response.streaming_content).decode()
+        events = [json.loads(line) for line in DATA.findall(body)]
+        assert len(events) == Event.objects.filter(game=game).count()
+        for event in events:
+            state = inspector.truth.at(event["version"])
+            shown = {c for c in re.findall(r'"([BMOS][1-9])"', json.dumps(event))}
+            leaked = shown & hidden_from(state, seat)
+            assert not leaked, f"stream event {event['type']} showed seat {seat} {leaked}"
+            streamed += 1
+    state = rules.state_from_json(game.snapshot)
+    assert rules.is_over(state)
+    assert steps > 20
+    assert partials == 4 * steps
+    assert streamed > 4 * 20
