@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import translation
 
 SERVICE_MARKERS = {
@@ -85,3 +87,40 @@ def _default_language() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+# --- the cast: owner (creates games, seat 0), opponent, third, outsider (no seat), staff ---
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    def make(username: str, **extra: Any) -> Any:
+        extra.setdefault("email", f"{username}@example.org")
+        return get_user_model().objects.create_user(username=username, password="pw", **extra)
+
+    return make
+
+
+@pytest.fixture
+def owner(make_user: Callable[..., Any]) -> Any:
+    return make_user("owner")
+
+
+@pytest.fixture
+def opponent(make_user: Callable[..., Any]) -> Any:
+    return make_user("opponent")
+
+
+@pytest.fixture
+def third(make_user: Callable[..., Any]) -> Any:
+    return make_user("third")
+
+
+@pytest.fixture
+def outsider(make_user: Callable[..., Any]) -> Any:
+    return make_user("outsider")
+
+
+@pytest.fixture
+def staff(make_user: Callable[..., Any]) -> Any:
+    return make_user("staff", is_staff=True)

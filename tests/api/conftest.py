@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
@@ -28,39 +27,6 @@ def _fresh_throttles() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def make_user(db: None) -> Callable[..., Any]:
-    def make(username: str, **extra: Any) -> Any:
-        return get_user_model().objects.create_user(username=username, password="pw", **extra)
-
-    return make
-
-
-@pytest.fixture
-def owner(make_user: Callable[..., Any]) -> Any:
-    return make_user("owner")
-
-
-@pytest.fixture
-def opponent(make_user: Callable[..., Any]) -> Any:
-    return make_user("opponent")
-
-
-@pytest.fixture
-def third(make_user: Callable[..., Any]) -> Any:
-    return make_user("third")
-
-
-@pytest.fixture
-def outsider(make_user: Callable[..., Any]) -> Any:
-    return make_user("outsider")
-
-
-@pytest.fixture
-def staff(make_user: Callable[..., Any]) -> Any:
-    return make_user("staff", is_staff=True)
 
 
 @pytest.fixture

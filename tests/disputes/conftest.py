@@ -8,48 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 import engine.indulgence as rules
 from games import services
 from games.models import ActorKind, Dispute, Game, GameStatus, HandSettlement, Move
 
 Users = dict[int, Any]
-
-
-@pytest.fixture
-def make_user(db: None) -> Callable[..., Any]:
-    def make(username: str, **extra: Any) -> Any:
-        return get_user_model().objects.create_user(
-            username=username, password="pw", email=f"{username}@example.org", **extra
-        )
-
-    return make
-
-
-@pytest.fixture
-def owner(make_user: Callable[..., Any]) -> Any:
-    return make_user("owner")
-
-
-@pytest.fixture
-def opponent(make_user: Callable[..., Any]) -> Any:
-    return make_user("opponent")
-
-
-@pytest.fixture
-def third(make_user: Callable[..., Any]) -> Any:
-    return make_user("third")
-
-
-@pytest.fixture
-def outsider(make_user: Callable[..., Any]) -> Any:
-    return make_user("outsider")
-
-
-@pytest.fixture
-def staff(make_user: Callable[..., Any]) -> Any:
-    return make_user("referee", is_staff=True)
 
 
 @pytest.fixture

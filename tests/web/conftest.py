@@ -22,26 +22,6 @@ def make_user(db: None) -> Any:
     return make
 
 
-@pytest.fixture
-def owner(make_user: Any) -> Any:
-    return make_user("owner")
-
-
-@pytest.fixture
-def opponent(make_user: Any) -> Any:
-    return make_user("opponent")
-
-
-@pytest.fixture
-def third(make_user: Any) -> Any:
-    return make_user("third")
-
-
-@pytest.fixture
-def outsider(make_user: Any) -> Any:
-    return make_user("outsider")
-
-
 def client_for(user: Any) -> Client:
     client = Client()
     client.force_login(user)
