@@ -172,6 +172,29 @@ def _poll_seconds() -> float:
     return float(settings.STREAM_POLL_SECONDS)
 
 
+class _Pace:
+    """When a stream connection ends, and how long it may wait before its next write
+    (a keep-alive comment is due every STREAM_KEEPALIVE_SECONDS of silence)."""
+
+    def __init__(self) -> None:
+        self.started = self.last_write = time.monotonic()
+
+    def left(self) -> float:
+        return settings.STREAM_MAX_SECONDS - (time.monotonic() - self.started)
+
+    def wrote(self) -> None:
+        self.last_write = time.monotonic()
+
+    def keep_alive_due(self) -> bool:
+        return time.monotonic() - self.last_write >= settings.STREAM_KEEPALIVE_SECONDS
+
+    def wait(self) -> float:
+        silence = time.monotonic() - self.last_write
+        return max(
+            min(_poll_seconds(), self.left(), settings.STREAM_KEEPALIVE_SECONDS - silence), 0.01
+        )
+
+
 def _stream_sync(source: StreamSource, cursor: int) -> Iterator[str]:
     """WSGI: a thread per connection, woken by Redis when configured, else polling."""
     pubsub = None
@@ -184,26 +207,19 @@ def _stream_sync(source: StreamSource, cursor: int) -> Iterator[str]:
         pubsub.subscribe(source.channel)
     try:
         yield _preamble(cursor)
-        started = last_write = time.monotonic()
-        while (left := settings.STREAM_MAX_SECONDS - (time.monotonic() - started)) > 0:
+        pace = _Pace()
+        while pace.left() > 0:
             batch = source.fetch(cursor)
             for event_id, message in batch:
                 yield message
                 cursor = event_id
             if batch:
-                last_write = time.monotonic()
+                pace.wrote()
                 continue
-            if time.monotonic() - last_write >= settings.STREAM_KEEPALIVE_SECONDS:
+            if pace.keep_alive_due():
                 yield KEEP_ALIVE
-                last_write = time.monotonic()
-            wait = max(
-                min(
-                    _poll_seconds(),
-                    left,
-                    settings.STREAM_KEEPALIVE_SECONDS - (time.monotonic() - last_write),
-                ),
-                0.01,
-            )
+                pace.wrote()
+            wait = pace.wait()
             if pubsub is not None:
                 pubsub.get_message(timeout=wait)
             else:
@@ -227,26 +243,19 @@ async def _stream_async(source: StreamSource, cursor: int) -> AsyncIterator[str]
         await pubsub.subscribe(source.channel)  # before the first read: no wake-up is lost
     try:
         yield _preamble(cursor)
-        started = last_write = time.monotonic()
-        while (left := settings.STREAM_MAX_SECONDS - (time.monotonic() - started)) > 0:
+        pace = _Pace()
+        while pace.left() > 0:
             batch = await fetch(cursor, close=True)
             for event_id, message in batch:
                 yield message
                 cursor = event_id
             if batch:
-                last_write = time.monotonic()
+                pace.wrote()
                 continue
-            if time.monotonic() - last_write >= settings.STREAM_KEEPALIVE_SECONDS:
+            if pace.keep_alive_due():
                 yield KEEP_ALIVE
-                last_write = time.monotonic()
-            wait = max(
-                min(
-                    _poll_seconds(),
-                    left,
-                    settings.STREAM_KEEPALIVE_SECONDS - (time.monotonic() - last_write),
-                ),
-                0.01,
-            )
+                pace.wrote()
+            wait = pace.wait()
             if pubsub is not None:
                 await pubsub.get_message(timeout=wait)
             else:
