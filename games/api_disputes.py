@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
 from django.urls import URLPattern, path
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games import selectors
 from games.api.permissions import Authenticated, TokenScopes
 from games.api.schema import READ_CODES, errors
 from games.api.views import ApiView
@@ -42,16 +41,6 @@ class DisputeShape(serializers.Serializer[dict[str, Any]]):
 
 class DisputeListShape(serializers.Serializer[dict[str, Any]]):
     disputes = DisputeShape(many=True)
-
-
-def disputes_visible(*, user: User | AnonymousUser) -> QuerySet[Dispute]:
-    """Disputes on games where the user has a seat (every dispute, for staff)."""
-    disputes = Dispute.objects.select_related("opened_by").order_by("-created_at", "-id")
-    if not user.is_authenticated:
-        return disputes.none()
-    if user.is_staff:
-        return disputes
-    return disputes.filter(game__seats__player__user_id=user.pk).distinct()
 
 
 def dispute_json(dispute: Dispute) -> dict[str, Any]:
@@ -79,7 +68,7 @@ class DisputesView(ApiView):
         tags=["disputes"],
     )
     def get(self, request: Request) -> Response:
-        items = disputes_visible(user=request.user)[:MAX_LISTED]
+        items = selectors.disputes_visible(user=request.user)[:MAX_LISTED]
         return Response({"disputes": [dispute_json(d) for d in items]})
 
 
@@ -95,7 +84,7 @@ class DisputeDetailView(ApiView):
         tags=["disputes"],
     )
     def get(self, request: Request, dispute_id: int) -> Response:
-        dispute = disputes_visible(user=request.user).filter(pk=dispute_id).first()
+        dispute = selectors.disputes_visible(user=request.user).filter(pk=dispute_id).first()
         if dispute is None:
             raise NotFound(f"You have no dispute {dispute_id}.")
         return Response(dispute_json(dispute))

@@ -284,10 +284,10 @@ class RatingChange(models.Model):
 
 
 class DisputeStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    UNDER_REVIEW = "under_review", "Under review"
-    UPHELD = "upheld", "Resolved: upheld"
-    DISMISSED = "dismissed", "Resolved: dismissed"
+    OPEN = "open", _("Open")
+    UNDER_REVIEW = "under_review", _("Under review")
+    UPHELD = "upheld", _("Resolved: upheld")
+    DISMISSED = "dismissed", _("Resolved: dismissed")
 
 
 class Dispute(models.Model):

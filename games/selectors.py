@@ -14,6 +14,7 @@ import engine.indulgence as rules
 from games.errors import GameNotFinished, InvalidRequest, NotFound
 from games.models import (
     ApiToken,
+    Dispute,
     FlorinAdjustment,
     Game,
     GameStatus,
@@ -356,3 +357,15 @@ def webhook_deliveries(*, webhook: Webhook) -> QuerySet[WebhookDelivery]:
 def notifications_of(*, user: User, unread_only: bool = False) -> QuerySet[Notification]:
     rows = Notification.objects.filter(user=user).order_by("-id")
     return rows.filter(read_at__isnull=True) if unread_only else rows
+
+
+def disputes_visible(*, user: AnyUser, game: Game | None = None) -> QuerySet[Dispute]:
+    """Disputes on games where the user has a seat (every dispute, for staff)."""
+    disputes = Dispute.objects.select_related("opened_by").order_by("-created_at", "-id")
+    if game is not None:
+        disputes = disputes.filter(game=game)
+    if not user.is_authenticated:
+        return disputes.none()
+    if user.is_staff:
+        return disputes
+    return disputes.filter(game__seats__player__user_id=user.pk).distinct()

@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/act", views.game_act, name="act"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/history", views.game_history, name="history"),
+    path("games/<int:game_id>/dispute", views.game_dispute, name="dispute"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("rules/", views.rules_page, name="rules"),

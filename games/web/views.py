@@ -21,7 +21,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -246,7 +246,43 @@ def _table_render(
     context["announce"] = table.announcement(context) if announce else ""
     if _is_htmx(request):
         return render(request, f"{TABLE_TEMPLATE}#{part}", context, status=status)
+    context["disputes"] = selectors.disputes_visible(user=request.user, game=game)
+    context["can_dispute"] = _dispute_open(game, seated=view["my_seat"] is not None)
     return render(request, TABLE_TEMPLATE, context, status=status)
+
+
+def _dispute_open(game: Any, *, seated: bool) -> bool:
+    """Whether a seated player may still dispute this game (services.dispute_create decides;
+    this only decides whether to offer the form)."""
+    if not seated:
+        return False
+    if game.status == GameStatus.IN_PROGRESS:
+        return True
+    return bool(
+        game.status == GameStatus.FINISHED
+        and game.finished_at is not None
+        and timezone.now() - game.finished_at <= services.DISPUTE_WINDOW
+    )
+
+
+@require_POST
+@htmx_login_required
+def game_dispute(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A seated player reports a problem with the game; staff review it (/staff/)."""
+    game = _game_or_404(game_id)
+    try:
+        services.dispute_create(
+            game_id=game.pk,
+            user=request.user,  # type: ignore[arg-type]
+            reason=request.POST.get("reason", ""),
+        )
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(
+            request, _("Your dispute was sent to the staff. You will be told when it is reviewed.")
+        )
+    return _redirect(request, reverse("table", args=[game.pk]) + "#disputes")
 
 
 @require_GET

@@ -1,30 +1,6 @@
-"""The proof suites (issue 10) share the API tests' cast: owner (seat 0), opponent
-(seat 1), third (seat 2), outsider, staff, and their bearer / session clients."""
+"""The proof suites (issue 10) share the API tests' clients and game: bearer / session
+clients and a three-player game (the cast of users is tests/conftest.py's)."""
 
-from tests.api.conftest import (
-    _fresh_throttles,
-    anonymous,
-    bearer,
-    game,
-    make_user,
-    opponent,
-    outsider,
-    owner,
-    session,
-    staff,
-    third,
-)
+from tests.api.conftest import _fresh_throttles, anonymous, bearer, game, session
 
-__all__ = [
-    "_fresh_throttles",
-    "anonymous",
-    "bearer",
-    "game",
-    "make_user",
-    "opponent",
-    "outsider",
-    "owner",
-    "session",
-    "staff",
-    "third",
-]
+__all__ = ["_fresh_throttles", "anonymous", "bearer", "game", "session"]

@@ -113,6 +113,7 @@ POSTS: dict[str, Post] = {
     ),
     "act": ("actor", lambda c: {"game_id": c.game.pk}, _legal),
     "join": ("outsider", lambda c: {"game_id": c.open_game.pk}, NONE),
+    "dispute": ("actor", lambda c: {"game_id": c.game.pk}, lambda c: {"reason": "Misdeal?"}),
     "settings": ("owner", NONE, lambda c: {"form": "token", "name": "cli", "play": "on"}),
     "staff:act": (
         "staff",
