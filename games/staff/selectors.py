@@ -43,7 +43,7 @@ AGE_FILTERS: dict[str, tuple[str, timedelta | None, timedelta | None]] = {
 }
 STATUS_FILTERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "active": ("Open or under review", (DisputeStatus.OPEN, DisputeStatus.UNDER_REVIEW)),
-    **{value: (label, (value,)) for value, label in DisputeStatus.choices},
+    **{value: (str(label), (value,)) for value, label in DisputeStatus.choices},
     "all": ("All", tuple(DisputeStatus.values)),
 }
 
