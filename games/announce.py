@@ -24,11 +24,14 @@ from games.models import Game, GameStatus, Move, NotificationKind, Seat, TurnRem
 from games.notifications import NotificationSpec, notifications_send
 
 
-def game_changed(*, game: Game, state: rules.State, move: Move | None = None) -> None:
+def game_changed(
+    *, game: Game, state: rules.State, move: Move | None = None, seats: list[Seat] | None = None
+) -> None:
     """Announce the state a writer just stored (``move``: the step that led to it; None
-    when the game has just started)."""
+    when the game has just started; ``seats``: the seats with their accounts, if read)."""
     spectator = rules.view(state, None)
-    seats = list(game.seats.select_related("player__user").order_by("number"))
+    if seats is None:
+        seats = list(game.seats.select_related("player__user").order_by("number"))
     common = {
         "to_act": game.to_act_seat,
         "hand_number": spectator["hand_number"],

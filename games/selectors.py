@@ -73,9 +73,17 @@ def _seat_number_of(seats: list[Seat], user: AnyUser) -> int | None:
     return None
 
 
-def game_view(*, game: Game, user: AnyUser, state: rules.State | None = None) -> dict[str, Any]:
-    """api.md "The view" for this user: their seat's view if seated, else a spectator's."""
-    seats = _seats(game)  # one query serves both the caller's seat and the seat list
+def game_view(
+    *,
+    game: Game,
+    user: AnyUser,
+    state: rules.State | None = None,
+    seats: list[Seat] | None = None,
+) -> dict[str, Any]:
+    """api.md "The view" for this user: their seat's view if seated, else a spectator's.
+    ``seats``: the game's seats with ``player__user`` loaded, if the caller has them."""
+    if seats is None:
+        seats = _seats(game)  # one query serves both the caller's seat and the seat list
     my_seat = _seat_number_of(seats, user)
     if game.snapshot is None:
         view = dict(_UNDEALT_VIEW)

@@ -277,7 +277,10 @@ def action_submit(
                         "This Idempotency-Key was already used for a different request."
                     )
                 return ActionResult(game=game, view=record.response, replayed=True)
-        seat = _human_seat(game, user)
+        # One read of the seats (with their accounts) serves the turn check, the view,
+        # the announcement and the next-step queueing.
+        seats = _seats_of(game)
+        seat = _human_seat(game, user, seats=seats)
         if game.status != GameStatus.IN_PROGRESS:
             raise GameNotActive(
                 _("This game is %(status)s; no moves now.")
@@ -297,11 +300,12 @@ def action_submit(
         move = _append_move(
             game, seat=seat.number, action=action, actor_kind=ActorKind.HUMAN, user=user
         )
-        seat.autopilot_streak = 0
-        seat.save(update_fields=["autopilot_streak"])
+        if seat.autopilot_streak:
+            seat.autopilot_streak = 0
+            seat.save(update_fields=["autopilot_streak"])
         _store_state(game, new_state)
-        game.save()
-        view = selectors.game_view(game=game, user=user, state=new_state)
+        game.save(update_fields=GAME_PLAY_FIELDS)
+        view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
         if idempotency_key is not None:
             try:
                 # A savepoint: the game lock does not cover the key, so a request for another
@@ -318,7 +322,7 @@ def action_submit(
                 raise IdempotencyKeyReused(
                     "This Idempotency-Key was already used for a different request."
                 ) from exc
-        _schedule_next_step(game, new_state, move=move)
+        _schedule_next_step(game, new_state, move=move, seats=seats)
     return ActionResult(game=game, view=view, replayed=False)
 
 
@@ -351,7 +355,7 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
             bot_version=bots.version(seat.bot_kind),
         )
         _store_state(game, new_state)
-        game.save()
+        game.save(update_fields=GAME_PLAY_FIELDS)
         _schedule_next_step(game, new_state, move=move)
     return True
 
@@ -385,19 +389,24 @@ def hand_settle(*, game_id: int, hand_number: int) -> bool:
             game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
         )
         _store_state(game, new_state)
-        game.save()
+        game.save(update_fields=GAME_PLAY_FIELDS)
         _schedule_next_step(game, new_state, move=move)
     return True
 
 
-def _schedule_next_step(game: Game, state: rules.State, *, move: Move | None = None) -> None:
+def _schedule_next_step(
+    game: Game, state: rules.State, *, move: Move | None = None, seats: list[Seat] | None = None
+) -> None:
     """Announce the stored state (stream events, notifications: games.announce), then,
-    after commit, queue whatever it waits for: a settlement or a bot."""
-    announce.game_changed(game=game, state=state, move=move)
-    _queue_next_step(game, state)
+    after commit, queue whatever it waits for: a settlement or a bot. ``seats``: the
+    game's seats with their accounts, when the caller has already read them."""
+    if seats is None:
+        seats = _seats_of(game)
+    announce.game_changed(game=game, state=state, move=move, seats=seats)
+    _queue_next_step(game, state, seats=seats)
 
 
-def _queue_next_step(game: Game, state: rules.State) -> None:
+def _queue_next_step(game: Game, state: rules.State, *, seats: list[Seat] | None = None) -> None:
     """After commit, queue whatever the stored state waits for: a settlement or a bot.
     (games.disputes.game_rewind calls this alone: it announces the rewind itself.)"""
     from games import tasks
@@ -408,7 +417,10 @@ def _queue_next_step(game: Game, state: rules.State) -> None:
         hand_number = int(rules.view(state, None)["hand_number"])
         tasks.enqueue_on_commit(tasks.hand_settle, game.pk, hand_number)
         return
-    seat = game.seats.filter(number=game.to_act_seat).first()
+    if seats is None:
+        seat = game.seats.filter(number=game.to_act_seat).first()
+    else:
+        seat = next((s for s in seats if s.number == game.to_act_seat), None)
     if seat is not None and seat.bot_kind:
         tasks.enqueue_on_commit(tasks.bot_turn, game.pk, game.version)
 
@@ -566,8 +578,15 @@ def _lock_game(game_id: int) -> Game:
     return game
 
 
-def _human_seat(game: Game, user: User) -> Seat:
-    seat = game.seats.filter(player__user=user).first()
+def _seats_of(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("player__user").order_by("number"))
+
+
+def _human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:
+    if seats is None:
+        seat = game.seats.filter(player__user=user).first()
+    else:
+        seat = next((s for s in seats if s.player.user_id == user.pk), None)
     if seat is None:
         raise NotSeated(_("You are not seated at this game."))
     if seat.bot_kind and not seat.player.is_bot:
@@ -647,6 +666,21 @@ def _append_move(
         bot_version=bot_version,
         version_after=game.version,
     )
+
+
+# What a move (and the settlement or finish it may bring) changes on the game row:
+# _append_move, _store_state and _game_finish write these fields and no others.
+GAME_PLAY_FIELDS = [
+    "move_count",
+    "version",
+    "snapshot",
+    "to_act_seat",
+    "turn_deadline",
+    "status",
+    "finished_at",
+    "result",
+    "updated_at",
+]
 
 
 def _load_state(game: Game) -> rules.State:

@@ -10,9 +10,10 @@ production-like stack this script starts and stops itself:
 Reported, all in the same run: the GET game-view rate, moves/s and p50/p95/p99 latency
 of ``POST .../actions``, and ``pgbench`` single-row-update tps on a scratch database.
 
-Each client owns one 3-player game and holds the tokens of its three seats, so every
-request it sends is a legal move of the seat to act (no polling) except while the hand
-is being settled by the worker. Every loop is bounded by time and by count.
+Each client owns one 3-player unrated game at a time, created with its own seed, and
+holds the tokens of its three seats; it follows the game with the offline engine, so
+every request it sends is a legal move of the seat to act (no polling) except while the
+hand is being settled by the worker. Every loop is bounded by time and by count.
 
     .venv/bin/python -m loadtest.run --clients 32 --seconds 20
 """
@@ -123,51 +124,82 @@ def _get_loop(url: str, tokens: list[str], game: int, seconds: float, out: list[
     out.append({"gets": done, "errors": errors})
 
 
-def _new_game(http: httpx.Client, url: str, tokens: list[str]) -> dict[str, Any]:
+def _new_game(
+    http: httpx.Client, url: str, tokens: list[str], seed: str | None = None
+) -> dict[str, Any]:
     auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
-    view = http.post(
-        f"{url}/api/v1/games/", json={"player_count": 3, "rated": False}, headers=auth[0]
-    ).json()
+    body: dict[str, Any] = {"player_count": 3, "rated": False}
+    if seed is not None:
+        body["seed"] = seed
+    view = http.post(f"{url}/api/v1/games/", json=body, headers=auth[0]).json()
     for header in auth[1:]:
         view = http.post(f"{url}/api/v1/games/{view['id']}/join", headers=header).json()
     return dict(view)
 
 
 def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> None:
+    """Play whole games as fast as the server answers, every request a legal move.
+
+    The client creates unrated sandbox games with its own seed (api.md: ``seed``) and
+    follows each game with the offline engine, so it knows the next seat's legal actions
+    without asking: the same thing a bot author's client does. Every answer is checked
+    against the local game (version and seat to act); a mismatch counts as an error.
+    Only while the worker settles a hand does the client poll (GET, not counted as
+    moves)."""
+    import random
+
+    import engine.indulgence as rules
+
     latencies: list[float] = []
     errors: list[str] = []
     waits = games = 0
     auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    rng = random.Random(tokens[0])
     stop = time.monotonic() + seconds
+
+    def start(http: httpx.Client) -> tuple[int, int, Any]:
+        seed = f"load-{uuid.uuid4().hex}"
+        view = _new_game(http, url, tokens, seed)
+        return int(view["id"]), int(view["version"]), rules.new_game(3, "basic", seed=seed)
+
     with httpx.Client(timeout=10) as http:
-        view = _new_game(http, url, tokens)
+        game_id, version, state = start(http)
         games += 1
         requests = 0
         while time.monotonic() < stop and requests < MAX_REQUESTS_PER_CLIENT:
             requests += 1
-            if view["status"] != "in_progress":
-                view = _new_game(http, url, tokens)
+            if rules.is_over(state):
+                game_id, version, state = start(http)
                 games += 1
                 continue
-            seat = view["to_act"]
+            seat = rules.to_act(state)
             if seat is None:  # the worker settles the hand: look again shortly
                 time.sleep(0.02)
                 waits += 1
-                view = http.get(f"{url}/api/v1/games/{view['id']}/", headers=auth[0]).json()
+                view = http.get(f"{url}/api/v1/games/{game_id}/", headers=auth[0]).json()
+                if view["version"] > version:
+                    state = rules.advance(state)
+                    version += 1
                 continue
-            if view["my_seat"] != seat:
-                view = http.get(f"{url}/api/v1/games/{view['id']}/", headers=auth[seat]).json()
-            body = {"action": view["legal_actions"][0], "version": view["version"]}
+            action = rng.choice(rules.legal_actions(state, seat))
+            body = {"action": action, "version": version}
             started = time.perf_counter()
             response = http.post(
-                f"{url}/api/v1/games/{view['id']}/actions", json=body, headers=auth[seat]
+                f"{url}/api/v1/games/{game_id}/actions", json=body, headers=auth[seat]
             )
             latencies.append(time.perf_counter() - started)
             if response.status_code != 200:
                 errors.append(f"{response.status_code} {response.text[:120]}")
-                view = http.get(f"{url}/api/v1/games/{view['id']}/", headers=auth[0]).json()
+                game_id, version, state = start(http)  # start afresh: nothing to trust
+                games += 1
                 continue
-            view = response.json()
+            state = rules.apply(state, seat, action)
+            version += 1
+            answer = response.json()
+            if answer["version"] != version or answer["to_act"] != rules.to_act(state):
+                errors.append(f"diverged: server {answer['version']}/{answer['to_act']}")
+                game_id, version, state = start(http)
+                games += 1
     out.append({"latencies": latencies, "errors": errors, "waits": waits, "games": games})
 
 

@@ -5,12 +5,22 @@ Rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` under the scopes ``an
 ``POST .../actions`` only). They are read on every request, so changing the settings
 (or ``override_settings`` in a test) takes effect at once; a missing scope means
 unthrottled.
+
+Counting: a sliding window estimated from two fixed-window counters (the current
+window's count plus the previous window's, weighted by how much of it still overlaps),
+kept in the cache with an atomic increment. DRF's default keeps a list of every request's
+time and rewrites it on each request (two cache round trips and a list as long as the
+rate, and concurrent requests can overwrite each other's entries); here one Redis round
+trip counts a request, and concurrent requests never lose a count.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from django.core.cache import BaseCache
+from django.core.cache.backends.redis import RedisCache
 from rest_framework import throttling
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -19,10 +29,65 @@ DEFAULT_RATES = {"anon": "60/min", "user": "1200/min", "actions": "600/min"}
 
 
 class _SettingsRate(throttling.SimpleRateThrottle):
+    _wait: float = 0.0
+
     def get_rate(self) -> Any:
         rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES or {}
         assert self.scope is not None
         return rates.get(self.scope, DEFAULT_RATES.get(self.scope))
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        limit, duration = self.num_requests, self.duration
+        assert limit is not None
+        assert duration is not None
+        now = self.timer()
+        window = int(now // duration)
+        elapsed = now - window * duration
+        count, previous = _count(
+            self.cache, f"{self.key}:{window}", f"{self.key}:{window - 1}", 2 * duration
+        )
+        overlap = 1.0 - elapsed / duration  # share of the previous window still in view
+        if previous * overlap + count <= limit:
+            return True
+        if count >= limit:  # even the current window alone is full: wait for the next
+            self._wait = duration - elapsed
+        else:  # wait until enough of the previous window has slid out of view
+            self._wait = duration * (1.0 - (limit - count) / previous) - elapsed
+        return False
+
+    def wait(self) -> float | None:
+        return float(max(1, math.ceil(self._wait)))
+
+
+def _count(cache: BaseCache, key: str, previous_key: str, timeout: int) -> tuple[int, int]:
+    """Count one request under ``key``; return it with the count under ``previous_key``."""
+    if isinstance(cache, RedisCache):
+        # One round trip: INCR is atomic, so concurrent workers never lose a count.
+        full, full_previous = (
+            cache.make_and_validate_key(key),
+            cache.make_and_validate_key(previous_key),
+        )
+        client = cache._cache.get_client(full, write=True)
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(full)
+        pipe.expire(full, timeout)
+        pipe.get(full_previous)
+        count, _, previous = pipe.execute()
+        return int(count), int(previous or 0)
+    if cache.add(key, 1, timeout):
+        count = 1
+    else:
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between the two calls
+            cache.set(key, 1, timeout)
+            count = 1
+    return count, int(cache.get(previous_key) or 0)
 
 
 class AnonThrottle(_SettingsRate, throttling.AnonRateThrottle):
