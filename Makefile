@@ -52,7 +52,13 @@ typecheck: dev-venv
 	$(BIN)/mypy engine games indulgence_site
 	$(BIN)/mypy --strict --ignore-missing-imports clients/python/indulgence_client examples/bots
 
-bench: dev-venv
+# The optional bench extra of pyproject.toml (open_spiel, pinned there) for the
+# OpenSpiel oh_hell comparison; re-installed when pyproject.toml changes.
+$(VENV)/.bench-installed: pyproject.toml | $(VENV)/.dev-installed
+	$(BIN)/pip install --quiet $$($(BIN)/python -c "import tomllib; print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['bench']))")
+	touch $@
+
+bench: dev-venv $(VENV)/.bench-installed
 	$(BIN)/python -m engine.bench
 
 # Regenerate the lock files from pyproject.toml in throw-away virtualenvs.

@@ -72,7 +72,11 @@ class Match:
 def make_bot(kind: str, match: Match) -> Bot:
     """A fresh bot of a kind (ISMCTS at the match's budget)."""
     if kind == "ismcts":
-        return IsmctsBot(match.ismcts_iterations, match.ismcts_seconds)
+        return IsmctsBot(
+            match.ismcts_iterations,
+            match.ismcts_seconds,
+            clock=time.perf_counter if match.ismcts_seconds is not None else None,
+        )
 
     def registered(view: JsonDict, rng: random.Random) -> JsonDict:
         return registry.choose(kind, view, rng)

@@ -9,16 +9,16 @@ florin delta for the hand (each node is scored for the seat that moved into it).
 Other seats' sin decisions follow the policy's sin rule on their sampled hand instead
 of the tree. The move with the most visits at the root is played.
 
-The budget is an iteration count, optionally cut by a wall-time limit; with the
-iteration budget alone the bot is deterministic given its ``random.Random``. The clock
-is injectable so tests stay deterministic.
+The budget is an iteration count, optionally cut by a time limit; with the iteration
+budget alone the bot is deterministic given its ``random.Random``. The engine has no
+clock: a caller that sets ``max_seconds`` must also pass the ``clock`` to read (the
+command-line arena passes ``time.perf_counter``; tests pass a fake one).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -51,9 +51,10 @@ class Node:
 class IsmctsBot:
     """An ISMCTS player; call it like any bot: ``bot(view, rng) -> action``.
 
-    ``iterations``: playouts per decision; ``max_seconds``: optional wall-time cap per
+    ``iterations``: playouts per decision; ``max_seconds``: optional time cap per
     decision (at least ``min_iterations`` playouts are always run); ``clock``: the time
-    source for that cap (``time.perf_counter`` unless given).
+    source for that cap, in seconds, required with ``max_seconds`` (``ValueError``
+    otherwise; the engine itself never reads a clock).
     """
 
     def __init__(
@@ -68,12 +69,14 @@ class IsmctsBot:
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if max_seconds is not None and clock is None:
+            raise ValueError("max_seconds needs a clock (the engine has none of its own)")
         self.iterations = iterations
         self.max_seconds = max_seconds
         self.min_iterations = min(min_iterations, iterations)
         self.exploration = exploration
         self.epsilon = epsilon
-        self.clock = clock if clock is not None else time.perf_counter
+        self.clock = clock
         self.last_iterations = 0  # playouts run for the last decision (0: no search)
 
     def __call__(self, view: JsonDict, rng: random.Random) -> JsonDict:
@@ -98,7 +101,8 @@ class IsmctsBot:
         me = obs.me
         c = self.exploration
         epsilon = self.epsilon
-        deadline = None if self.max_seconds is None else self.clock() + self.max_seconds
+        clock = self.clock
+        deadline = None if self.max_seconds is None or clock is None else clock() + self.max_seconds
         done = 0
         for done in range(1, self.iterations + 1):
             hands, plays = sample_hidden(obs, rng)
@@ -148,7 +152,12 @@ class IsmctsBot:
             for visited in path:
                 visited.visits += 1
                 visited.total += deltas[visited.actor] / REWARD_SCALE
-            if deadline is not None and done >= self.min_iterations and self.clock() >= deadline:
+            if (
+                deadline is not None
+                and clock is not None
+                and done >= self.min_iterations
+                and clock() >= deadline
+            ):
                 break
         self.last_iterations = done
         legal_root = [m for m in obs.legal if m in root.children]

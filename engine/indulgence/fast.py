@@ -20,7 +20,7 @@ from typing import NamedTuple
 from engine.cards import CARD_IDS, DECK_SIZE, FAMILIES, FAMILY_MASKS
 from engine.core import JsonDict
 from engine.indulgence import shuffle
-from engine.indulgence.edicts import CATALOG, EDICT_INDEX, deck_for
+from engine.indulgence.edicts import CATALOG, EDICT_INDEX, Edict, deck_for
 from engine.indulgence.rules import STARTING_FLORINS, refill_row
 from engine.indulgence.settlement import (
     Progress,
@@ -38,9 +38,20 @@ Log = list[tuple[int, JsonDict]]
 _ORDERS = {
     n: tuple(tuple((leader + k) % n for k in range(n)) for leader in range(n)) for n in (3, 4)
 }
-# _RANKS9[chunk]: the rank offsets (0..8) set in a 9-bit family chunk.
-_RANKS9 = tuple(tuple(r for r in range(9) if chunk >> r & 1) for chunk in range(512))
+# _FOLLOWERS[n][leader]: the seats after the leader, in play order.
+_FOLLOWERS = {n: tuple(order[1:] for order in _ORDERS[n]) for n in (3, 4)}
 _BITS = tuple(1 << c for c in range(DECK_SIZE))
+# _FOLLOW_BITS[cards of one family]: those cards as a tuple of one-bit sets.
+_FOLLOW_BITS = {
+    chunk << 9 * f: tuple(1 << 9 * f + r for r in range(9) if chunk >> r & 1)
+    for f in range(4)
+    for chunk in range(1, 512)
+}
+# _FAMILY_OF_BIT[1 << card]: the card set of the card's family.
+_FAMILY_OF_BIT = {1 << c: FAMILY_MASKS[c // 9] for c in range(DECK_SIZE)}
+# _RING_KEYS[1 << card]: the key of the card played with the ring (see trick_key).
+_RING_KEYS = {1 << c: 1 << c // 9 * 9 + 9 for c in range(DECK_SIZE)}
+_TRUMP_SHIFT = 37
 _ANY_TRUMP = EDICT_INDEX["any-trump"]
 _CHOOSING = Phase.CHOOSING_EDICT
 _NAMING = Phase.NAMING_TRUMP
@@ -90,6 +101,7 @@ class _Hand:
         "row",
         "ruler",
         "sinner",
+        "stacks",
         "taken",
         "ties",
         "trump",
@@ -104,6 +116,7 @@ class _Hand:
         bull_available: bool,
         florins: tuple[int, ...],
         hands: Sequence[int],
+        stacks: list[list[int]] | None = None,
     ) -> None:
         self.n = n
         self.ruler = ruler
@@ -121,6 +134,9 @@ class _Hand:
         self.plays: list[tuple[int, int, bool]] = []
         self.winners: list[int] = []
         self.hands = list(hands)
+        # Per seat, its cards as one-bit sets in uniformly random order, or None: see
+        # _play_hand.
+        self.stacks = stacks
         self.taken = [0] * n
         self.counts = [0] * n
         self.first_to_three: int | None = None
@@ -154,6 +170,45 @@ def _from_state(state: State, hands: Sequence[int] | None) -> _Hand:
     h.last_takers = list(state.last_takers)
     h.ties = list(state.tie_choices)
     return h
+
+
+def trick_key(card: int, ring: bool, led_mask: int, trump_mask: int) -> int:
+    """The fast path's rank of a card in a trick: the winner plays the largest key.
+
+    A card of the led family: its one-bit set (higher rank, larger bit), or with the
+    ring ``1 << (9 * family + 9)``, the bit a "10" of its family would have. A trump
+    when another family was led: that key shifted left by 37, above every led-family
+    key. Any other card: 0 (it cannot win; the lead's key is always positive). Mirrors
+    ``settlement.trick_winner`` (a test checks both on random tricks).
+    """
+    bit = 1 << card
+    key = _RING_KEYS[bit] if ring else bit
+    if bit & led_mask:
+        return key
+    return key << _TRUMP_SHIFT if bit & trump_mask else 0
+
+
+def _trick_so_far(
+    plays: Sequence[tuple[int, int, bool]], trump_mask: int
+) -> tuple[int, int, int, int]:
+    """(cards, led family's cards, best key, its seat) of a trick begun before a playout."""
+    led_mask = FAMILY_MASKS[plays[0][1] // 9]
+    cards = 0
+    best_key = 0
+    best_seat = plays[0][0]
+    for seat, card, ring in plays:
+        cards |= 1 << card
+        key = trick_key(card, ring, led_mask, trump_mask)
+        if key > best_key:
+            best_key, best_seat = key, seat
+    return cards, led_mask, best_key, best_seat
+
+
+def _last_families(edicts: Sequence[Edict]) -> tuple[tuple[int, int], ...]:
+    """(family, its card set) of every "last X" edict in force."""
+    return tuple(
+        (f, FAMILY_MASKS[f]) for e in edicts if e.kind == "last_of_family" for f in e.family_idx
+    )
 
 
 def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settlement:
@@ -193,6 +248,8 @@ def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settle
         h.leader = ruler if h.sinner is None else h.sinner
         phase = _PLAYING
     ctx = hand_context(n, ruler, h.sinner, h.in_force, h.papal_bull, h.trump)
+    # hands stay as they were when the playout began: a seat holds hands[seat] & remaining
+    # (cards played in the current trick belong to other seats' hands).
     hands = h.hands
     taken = h.taken
     counts = h.counts
@@ -203,81 +260,130 @@ def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settle
     for hand in hands:
         remaining |= hand
     if phase is _PLAYING:
-        fm = FAMILY_MASKS
+        bits_of = _FOLLOW_BITS
+        family_of = _FAMILY_OF_BIT
+        ring_keys = _RING_KEYS
         restricted = ctx.restricted_lead
         sinner = -1 if h.sinner is None else h.sinner
-        trump9 = -9 if h.trump is None else h.trump * 9
+        trump_mask = 0 if h.trump is None else FAMILY_MASKS[h.trump]
+        trump_shift = _TRUMP_SHIFT
         ring_used = h.ring_used
+        ring_bit = 0  # the card the sinner ringed during the playout (for the log)
         leader = h.leader
         first_to_three = h.first_to_three
         orders = _ORDERS[n]
-        track_last = ctx.needs_last_takers
-        never_early = ctx.never_early
-        resume: Sequence[tuple[int, int, bool]] = h.plays  # a trick begun before the playout
+        followers_of = _FOLLOWERS[n]
+        tracked = _last_families(ctx.edicts) if ctx.needs_last_takers else ()
+        # hand_decided is asked only where settlement.may_decide allows (inlined below).
+        check_cards = 0 if ctx.never_early else ctx.check_cards
+        check_tricks = 0 if ctx.never_early else ctx.check_tricks
+        need_gone = ctx.need_gone
+        need_three = ctx.need_three
+        stacks = h.stacks
+        done = len(winners)
+        resume = h.plays  # a trick begun before the playout
         while True:
-            done = len(winners)
-            # The trick so far: cards played, led family (x9), best key and its seat. The
-            # key mirrors settlement.trick_winner: trump 20+rank, led family 10+rank, a
-            # ringed card ranks 9 (a 10); the agreement test checks both stay equal.
-            cards = 0
-            led9 = 0
-            best_key = -1
-            best_seat = leader
-            for seat, card, ring in resume:
-                if not cards:
-                    led9 = card // 9 * 9
-                cards |= 1 << card
-                fam9 = card // 9 * 9
-                rank = 9 if ring else card - fam9
-                key = 20 + rank if fam9 == trump9 else (10 + rank if fam9 == led9 else -1)
-                if key > best_key:
-                    best_key, best_seat = key, seat
-            led_base = 20 if led9 == trump9 else 10
-            for seat in orders[leader][len(resume) :]:
-                hand = hands[seat]
-                chunk = (hand >> led9) & 511 if cards else 0
-                if chunk and seat != sinner:
-                    # Following the led family (the common case): pick a rank from a table.
-                    ranks = _RANKS9[chunk]
-                    rank = ranks[int(random() * len(ranks))]
-                    card = led9 + rank
-                    bit = 1 << card
-                    ring = False
-                    key = led_base + rank
+            # The trick: its cards so far, the led family's card set, and the best key
+            # with its seat (keys: see trick_key; the winner has the largest).
+            if resume:
+                cards, led_mask, best_key, best_seat = _trick_so_far(resume, trump_mask)
+                seats = orders[leader][len(resume) :]
+                followers = seats
+                resume = ()
+            else:
+                # The lead: any card, but in the first trick no card of a named family
+                # unless the leader holds nothing else.
+                hand = hands[leader] & remaining
+                m = hand if done else (hand & ~restricted or hand)
+                if stacks is not None and m == hand:
+                    # Any card of the hand: the top card of its stack still held.
+                    stack = stacks[leader]
+                    bit = stack.pop()
+                    while not bit & hand:
+                        bit = stack.pop()
+                    # The sinner may also put the ring on it (a fair coin).
+                    ring = leader == sinner and done and not ring_used and random() < 0.5
                 else:
-                    if chunk:
-                        m = chunk << led9
-                    elif cards or done:
-                        m = hand
-                    else:
-                        m = hand & ~restricted or hand
-                    ring = False
-                    if seat == sinner and done and not ring_used:
+                    if leader == sinner and done and not ring_used:
                         # The sinner may also put the ring on any playable card.
                         i = int(random() * 2 * m.bit_count())
-                        ring = ring_used = i & 1 == 1
+                        ring = i & 1 == 1
                         i >>= 1
                     else:
                         i = int(random() * m.bit_count())
+                        ring = False
                     while i:
                         m &= m - 1
                         i -= 1
                     bit = m & -m
-                    card = bit.bit_length() - 1
-                    fam9 = card // 9 * 9
-                    if not cards:
-                        led9 = fam9
-                        led_base = 20 if led9 == trump9 else 10
-                    rank = 9 if ring else card - fam9
-                    key = 20 + rank if fam9 == trump9 else (led_base + rank if fam9 == led9 else -1)
-                hands[seat] = hand ^ bit
+                cards = bit
+                led_mask = family_of[bit]
+                if ring:
+                    ring_used = True
+                    ring_bit = bit
+                    best_key = ring_keys[bit]
+                else:
+                    best_key = bit
+                best_seat = leader
+                seats = orders[leader]
+                followers = followers_of[leader]
+            for seat in followers:
+                hand = hands[seat] & remaining
+                chunk = hand & led_mask
+                if chunk and seat != sinner:
+                    # Following the led family (the common case): a card from a table.
+                    choices = bits_of[chunk]
+                    bit = choices[int(random() * len(choices))]
+                    cards |= bit
+                    if bit > best_key:
+                        best_key = bit
+                        best_seat = seat
+                    continue
+                if stacks is not None and not chunk:
+                    # No card of the led family: any card (see the lead).
+                    stack = stacks[seat]
+                    bit = stack.pop()
+                    while not bit & hand:
+                        bit = stack.pop()
+                    ring = seat == sinner and done and not ring_used and random() < 0.5
+                else:
+                    m = chunk or hand
+                    if seat == sinner and done and not ring_used:
+                        i = int(random() * 2 * m.bit_count())
+                        ring = i & 1 == 1
+                        i >>= 1
+                    else:
+                        i = int(random() * m.bit_count())
+                        ring = False
+                    while i:
+                        m &= m - 1
+                        i -= 1
+                    bit = m & -m
                 cards |= bit
+                if ring:
+                    ring_used = True
+                    ring_bit = bit
+                    key = ring_keys[bit]
+                else:
+                    key = bit
+                if not bit & led_mask:
+                    key = key << trump_shift if bit & trump_mask else 0
                 if key > best_key:
                     best_key = key
                     best_seat = seat
-                if log is not None:
-                    log.append((seat, {"type": "play", "card": CARD_IDS[card], "indulgence": ring}))
-            resume = ()
+            if log is not None:
+                for seat in seats:
+                    bit = cards & hands[seat]
+                    log.append(
+                        (
+                            seat,
+                            {
+                                "type": "play",
+                                "card": CARD_IDS[bit.bit_length() - 1],
+                                "indulgence": bit == ring_bit,
+                            },
+                        )
+                    )
             winner = best_seat
             remaining &= ~cards
             taken[winner] |= cards
@@ -285,12 +391,15 @@ def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settle
             winners.append(winner)
             if first_to_three is None and counts[winner] == 3:
                 first_to_three = winner
-            if track_last:
-                for family in range(4):
-                    if cards & fm[family] and not remaining & fm[family]:
-                        last_takers[family] = winner
+            for family, fmask in tracked:
+                if cards & fmask and not remaining & fmask:
+                    last_takers[family] = winner
             left = total - done - 1
-            if not left or not never_early:
+            if not left or (
+                (cards & check_cards or check_tricks >> done & 1)
+                and not remaining & need_gone
+                and (first_to_three is not None or not need_three)
+            ):
                 progress = Progress(
                     taken,
                     remaining,
@@ -303,6 +412,7 @@ def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settle
                 )
                 if hand_decided(ctx, progress):
                     break
+            done += 1
             leader = winner
         h.first_to_three = first_to_three
     tricks_left = total - len(winners)
@@ -356,11 +466,17 @@ def playout(
     )
 
 
-def _fast_deal(random: Callable[[], float], n: int) -> list[int]:
-    """A uniformly random deal: the cards (as one-bit sets) sorted by random keys."""
-    cards = sorted(_BITS, key=lambda _bit: random())
-    per_seat = DECK_SIZE // n
-    return [sum(cards[k * per_seat : (k + 1) * per_seat]) for k in range(n)]
+def _fast_deal(random: Callable[[], float], n: int) -> list[list[int]]:
+    """A uniformly random deal: per seat, its cards (one-bit sets) in random order."""
+    c = sorted(_BITS, key=lambda _bit: random())
+    if n == 4:
+        return [c[0:9], c[9:18], c[18:27], c[27:36]]
+    return [c[0:12], c[12:24], c[24:36]]
+
+
+def _shuffled_hands(hands: Sequence[int], random: Callable[[], float]) -> list[list[int]]:
+    """Per seat, the cards of ``hands`` (one-bit sets) in uniformly random order."""
+    return [sorted([b for b in _BITS if b & hand], key=lambda _bit: random()) for hand in hands]
 
 
 def random_game(
@@ -379,9 +495,7 @@ def random_game(
     random_ = rng.random
     n = player_count
     if seed is None:
-        deck_list = list(deck_for(variant))
-        rng.shuffle(deck_list)
-        deck = tuple(deck_list)
+        deck = tuple(sorted(deck_for(variant), key=lambda _edict: random_()))
         first = int(random_() * n)
     else:
         deck = shuffle.edict_deck(seed, variant)
@@ -395,8 +509,13 @@ def random_game(
     for number in range(1, 3 * n + 1):
         row, drawn = refill_row(row, in_force, deck, drawn)
         ruler = (first + number - 1) % n
-        hands = _fast_deal(random_, n) if seed is None else shuffle.deal(seed, number, n)
-        hand = _Hand(n, ruler, row, bulls[ruler], florins, hands)
+        if seed is None:
+            stacks = _fast_deal(random_, n)
+            hands = [sum(stack) for stack in stacks]
+        else:
+            hands = list(shuffle.deal(seed, number, n))
+            stacks = _shuffled_hands(hands, random_)
+        hand = _Hand(n, ruler, row, bulls[ruler], florins, hands, stacks)
         settlement = _play_hand(hand, random_, log)
         if hand.papal_bull:
             bulls[ruler] = False

@@ -13,7 +13,7 @@ seat, ignoring what play could actually achieve.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from engine.cards import FAMILY_MASKS, FAMILY_PLURALS, FULL_DECK
@@ -71,6 +71,14 @@ class HandContext(NamedTuple):
     payer_order: tuple[int, ...]  # the seat left of the Ruler, ..., the Ruler
     decided_checks: tuple[tuple[DecidedFn, Edict, int], ...]  # no sinner: one per edict
     sin_checks: tuple[tuple[SinStatusFn, Edict, int], ...]  # a sinner: one per edict
+    # When hand_decided can become True before the last trick (see may_decide): after a
+    # trick holding one of ``check_cards`` or whose 0-based index has its bit in
+    # ``check_tricks``, once none of ``need_gone`` is unplayed, and (``need_three``) once
+    # someone has taken three tricks.
+    check_cards: int
+    check_tricks: int
+    need_gone: int
+    need_three: bool
 
 
 def trick_winner(plays: Sequence[Play], trump: int | None) -> int:
@@ -388,6 +396,106 @@ def sin_met(edict: Edict, mask: int, sinner: int, p: Progress, ties: Mapping[int
 
 # --- The hand as a whole ----------------------------------------------------------------
 
+_EVERY_TRICK = (1 << 12) - 1
+_FROM_THIRD_TRICK = _EVERY_TRICK & ~0b11
+_CARD_KINDS = frozenset({"any_family", "ranks", "even", "any_trump", "last_of_family"})
+
+
+def decision_triggers(edict: Edict, mask: int, sinner: int | None) -> tuple[int, int]:
+    """(cards, trick bits): what a trick must hold, or which trick it must be (bit ``i``
+    for the trick of 0-based index ``i``), for this edict's decided check (no sinner) or
+    Sin status (a sinner) to possibly change. The checks above read only:
+
+    - per-card and last-X edicts: the scoring cards (unplayed, taken, taker of the last);
+    - pairs: the cards of the two families;
+    - first-to-three: ``first_to_three``, set at the third trick at the earliest;
+    - most-of-family: every family count (any card);
+    - first-last (a sinner): the first trick's winner, then the end;
+    - no-tricks (a sinner): every trick's winner;
+    - first-last and no-tricks without a sinner: only the end (``never_early``).
+    """
+    kind = edict.kind
+    if kind == "pairs":
+        a, b = edict.family_idx
+        return FAMILY_MASKS[a] | FAMILY_MASKS[b], 0
+    if kind == "first_to_three":
+        return 0, _FROM_THIRD_TRICK
+    if kind == "most_of_family":
+        return FULL_DECK, 0
+    if kind == "first_last":
+        return 0, 0 if sinner is None else 1
+    if kind == "no_tricks":
+        return 0, 0 if sinner is None else _EVERY_TRICK
+    return mask, 0  # per-card kinds and last-X: the scoring cards
+
+
+def decision_needs(
+    edicts: Sequence[Edict], masks: Sequence[int], sinner: int | None
+) -> tuple[int, bool]:
+    """(need_gone, need_three): necessary conditions for :func:`hand_decided` to say True
+    before the last trick. No sinner, every edict must be decided: a per-card or last-X
+    edict only once all its scoring cards are played (``_decided_cards``), first-to-three
+    only once someone has three tricks. A sinner on one edict: last-X is undecided until
+    the family is all played (its last taker is unknown), first-to-three until someone
+    has three tricks. A papal-bull sinner: one failing side ends the hand, so nothing is
+    needed.
+    """
+    need_gone = 0
+    need_three = False
+    if sinner is None:
+        for edict, mask in zip(edicts, masks, strict=True):
+            if edict.kind in _CARD_KINDS:
+                need_gone |= mask
+            elif edict.kind == "first_to_three":
+                need_three = True
+    elif len(edicts) == 1:
+        if edicts[0].kind == "last_of_family":
+            need_gone = masks[0]
+        elif edicts[0].kind == "first_to_three":
+            need_three = True
+    return need_gone, need_three
+
+
+def may_decide(
+    ctx: HandContext, trick_cards: int, trick_index: int, remaining: int, first_to_three: int | None
+) -> bool:
+    """False when :func:`hand_decided` is certainly still False after the trick of 0-based
+    ``trick_index`` holding ``trick_cards`` (``remaining``, ``first_to_three``: after it),
+    given that it was False after the previous trick. Always True after the last trick.
+
+    The fast path inlines this test to skip most :func:`hand_decided` calls; the tests
+    check it against :func:`hand_decided` at every trick of many random hands.
+    """
+    if trick_index == 36 // ctx.player_count - 1:
+        return True
+    if ctx.never_early:
+        return False
+    return bool(
+        (trick_cards & ctx.check_cards or ctx.check_tricks >> trick_index & 1)
+        and not remaining & ctx.need_gone
+        and (first_to_three is not None or not ctx.need_three)
+    )
+
+
+@cache
+def _edict_parts(
+    index: int, trump: int | None, has_sinner: bool
+) -> tuple[Edict, int, tuple[DecidedFn, Edict, int] | tuple[SinStatusFn, Edict, int], int, int]:
+    """(edict, scoring cards, its check, trigger cards, trigger tricks) of one edict in
+    force (at most 20 x 5 x 2 entries)."""
+    edict = CATALOG[index]
+    mask = scoring_cards(edict, trump)
+    check = (SIN_STATUS if has_sinner else EDICT_DECIDED)[edict.kind], edict, mask
+    trigger_cards, trigger_tricks = decision_triggers(edict, mask, 0 if has_sinner else None)
+    return edict, mask, check, trigger_cards, trigger_tricks
+
+
+_PAYER_ORDERS = {
+    (n, ruler): tuple((ruler + k) % n for k in range(1, n + 1))
+    for n in (3, 4)
+    for ruler in range(n)
+}
+
 
 @lru_cache(maxsize=8192)
 def hand_context(
@@ -399,34 +507,37 @@ def hand_context(
     trump: int | None,
 ) -> HandContext:
     """The context of a hand (cached: contexts are immutable)."""
-    edicts = tuple(CATALOG[i] for i in in_force)
-    masks = []
-    decided_checks = []
-    sin_checks = []
-    kinds = set()
-    for edict in edicts:
-        mask = scoring_cards(edict, trump)
-        masks.append(mask)
-        kinds.add(edict.kind)
-        if sinner is None:
-            decided_checks.append((EDICT_DECIDED[edict.kind], edict, mask))
-        else:
-            sin_checks.append((SIN_STATUS[edict.kind], edict, mask))
+    has_sinner = sinner is not None
+    parts = [_edict_parts(i, trump, has_sinner) for i in in_force]
+    edicts = tuple([part[0] for part in parts])
+    masks = tuple([part[1] for part in parts])
+    checks = tuple([part[2] for part in parts])
+    kinds = {edict.kind for edict in edicts}
+    check_cards = 0
+    check_tricks = 1  # always after the first trick
+    for part in parts:
+        check_cards |= part[3]
+        check_tricks |= part[4]
+    need_gone, need_three = decision_needs(edicts, masks, sinner)
     return HandContext(
         player_count,
         ruler,
         sinner,
         edicts,
-        tuple(masks),
+        masks,
         papal_bull,
         trump,
         named_families_mask(edicts, trump),
-        sinner is None and not kinds.isdisjoint(("first_last", "no_tricks")),
+        not has_sinner and not kinds.isdisjoint(("first_last", "no_tricks")),
         "last_of_family" in kinds,
         "most_of_family" in kinds,
-        tuple((ruler + k) % player_count for k in range(1, player_count + 1)),
-        tuple(decided_checks),
-        tuple(sin_checks),
+        _PAYER_ORDERS[player_count, ruler],
+        () if has_sinner else checks,  # type: ignore[arg-type]
+        checks if has_sinner else (),  # type: ignore[arg-type]
+        check_cards,
+        check_tricks,
+        need_gone,
+        need_three,
     )
 
 

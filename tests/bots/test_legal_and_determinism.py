@@ -105,6 +105,13 @@ def test_ismcts_runs_its_iteration_budget() -> None:
         IsmctsBot(0)
 
 
+def test_a_time_cap_needs_a_clock_from_the_caller() -> None:
+    # The engine has no clock of its own: max_seconds without a clock is refused.
+    with pytest.raises(ValueError, match="clock"):
+        IsmctsBot(100, max_seconds=1.0)
+    assert IsmctsBot(100).clock is None
+
+
 def test_a_bot_refuses_to_move_without_legal_actions() -> None:
     state = game.new_game(3, "basic", "none")
     seat = game.to_act(state)
