@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 
 import engine.indulgence as rules
 from games.errors import GameNotFinished, InvalidRequest, NotFound
@@ -52,8 +52,16 @@ _UNDEALT_VIEW: dict[str, Any] = {
 }
 
 
+def games_with_adjustment_flag(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games, each knowing (in the same query) whether staff ever adjusted its florins,
+    so that a view needs no query for the (usually empty) adjustment list."""
+    return games.annotate(
+        has_florin_adjustments=Exists(FlorinAdjustment.objects.filter(game=OuterRef("pk")))
+    )
+
+
 def game_get(*, game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).first()
+    game = games_with_adjustment_flag(Game.objects.filter(pk=game_id)).first()
     if game is None:
         raise NotFound(f"There is no game {game_id}.")
     return game
@@ -140,7 +148,8 @@ def florin_adjustments(*, game: Game) -> list[dict[str, Any]]:
 
 def _florin_adjustments_add(game: Game, view: dict[str, Any]) -> None:
     """The seats' florin totals include staff adjustments; the list says why."""
-    adjustments = florin_adjustments(game=game)
+    has_any = getattr(game, "has_florin_adjustments", True)  # unknown: look
+    adjustments = florin_adjustments(game=game) if has_any else []
     view["florin_adjustments"] = adjustments
     for entry in view["seats"]:
         extra = sum(a["amount"] for a in adjustments if a["seat"] == entry["seat"])

@@ -572,7 +572,9 @@ def token_authenticate(*, raw: str) -> ApiToken | None:
 
 
 def _lock_game(game_id: int) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = selectors.games_with_adjustment_flag(
+        Game.objects.select_for_update().filter(pk=game_id)
+    ).first()
     if game is None:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id})
     return game

@@ -2,7 +2,7 @@
 """Many concurrent games played by token clients over HTTP on loopback, against the
 production-like stack this script starts and stops itself:
 
-* gunicorn, 2 sync workers, on 127.0.0.1:<free port> (DJANGO_ENV=production);
+* gunicorn, 2 sync workers (``--web-workers``), on 127.0.0.1:<free port> (DJANGO_ENV=production);
 * the shared PostgreSQL at 127.0.0.1:5432 with a dedicated database (created, then dropped);
 * Redis database 13 at 127.0.0.1:6379 (own queue name; keys removed at the end);
 * one Celery worker (hand settlements run there).
@@ -21,6 +21,7 @@ hand is being settled by the worker. Every loop is bounded by time and by count.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import multiprocessing
 import os
@@ -35,6 +36,7 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -113,28 +115,67 @@ def percentile(values: list[float], q: float) -> float:
 # --- the clients (run in child processes, several threads each) ---------------------------
 
 
+class _Http:
+    """A minimal JSON client on ``http.client`` (a fraction of httpx's CPU per request,
+    which matters when the clients share the server's two cores). Reconnects when the
+    server closes the connection (gunicorn's sync workers close after every answer)."""
+
+    def __init__(self, url: str) -> None:
+        parsed = urlsplit(url)
+        self.host, self.port = parsed.hostname or "127.0.0.1", parsed.port or 80
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+
+    def request(
+        self, method: str, path: str, token: str, body: Any = None
+    ) -> tuple[int, dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                if response.will_close:
+                    self.conn.close()
+                return response.status, json.loads(raw) if raw else {}
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.conn.close()  # a kept-alive connection the server had closed: retry once
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 def _get_loop(url: str, tokens: list[str], game: int, seconds: float, out: list[Any]) -> None:
+    latencies: list[float] = []
     done = errors = 0
     stop = time.monotonic() + seconds
-    with httpx.Client(headers={"Authorization": f"Bearer {tokens[0]}"}, timeout=10) as http:
+    client = _Http(url)
+    try:
         while time.monotonic() < stop and done < MAX_REQUESTS_PER_CLIENT:
-            response = http.get(f"{url}/api/v1/games/{game}/")
+            started = time.perf_counter()
+            status, _ = client.request("GET", f"/api/v1/games/{game}/", tokens[0])
+            latencies.append(time.perf_counter() - started)
             done += 1
-            errors += response.status_code != 200
-    out.append({"gets": done, "errors": errors})
+            errors += status != 200
+    finally:
+        client.close()
+    out.append({"gets": done, "errors": errors, "latencies": latencies})
 
 
-def _new_game(
-    http: httpx.Client, url: str, tokens: list[str], seed: str | None = None
-) -> dict[str, Any]:
-    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+def _new_game(client: _Http, tokens: list[str], seed: str | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"player_count": 3, "rated": False}
     if seed is not None:
         body["seed"] = seed
-    view = http.post(f"{url}/api/v1/games/", json=body, headers=auth[0]).json()
-    for header in auth[1:]:
-        view = http.post(f"{url}/api/v1/games/{view['id']}/join", headers=header).json()
-    return dict(view)
+    _, view = client.request("POST", "/api/v1/games/", tokens[0], body)
+    for token in tokens[1:]:
+        _, view = client.request("POST", f"/api/v1/games/{view['id']}/join", token)
+    return view
 
 
 def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> None:
@@ -153,30 +194,30 @@ def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> N
     latencies: list[float] = []
     errors: list[str] = []
     waits = games = 0
-    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
     rng = random.Random(tokens[0])
     stop = time.monotonic() + seconds
 
-    def start(http: httpx.Client) -> tuple[int, int, Any]:
+    def start(conn: _Http) -> tuple[int, int, Any]:
         seed = f"load-{uuid.uuid4().hex}"
-        view = _new_game(http, url, tokens, seed)
+        view = _new_game(conn, tokens, seed)
         return int(view["id"]), int(view["version"]), rules.new_game(3, "basic", seed=seed)
 
-    with httpx.Client(timeout=10) as http:
-        game_id, version, state = start(http)
+    client = _Http(url)
+    try:
+        game_id, version, state = start(client)
         games += 1
         requests = 0
         while time.monotonic() < stop and requests < MAX_REQUESTS_PER_CLIENT:
             requests += 1
             if rules.is_over(state):
-                game_id, version, state = start(http)
+                game_id, version, state = start(client)
                 games += 1
                 continue
             seat = rules.to_act(state)
             if seat is None:  # the worker settles the hand: look again shortly
                 time.sleep(0.02)
                 waits += 1
-                view = http.get(f"{url}/api/v1/games/{game_id}/", headers=auth[0]).json()
+                _, view = client.request("GET", f"/api/v1/games/{game_id}/", tokens[0])
                 if view["version"] > version:
                     state = rules.advance(state)
                     version += 1
@@ -184,22 +225,23 @@ def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> N
             action = rng.choice(rules.legal_actions(state, seat))
             body = {"action": action, "version": version}
             started = time.perf_counter()
-            response = http.post(
-                f"{url}/api/v1/games/{game_id}/actions", json=body, headers=auth[seat]
+            status, answer = client.request(
+                "POST", f"/api/v1/games/{game_id}/actions", tokens[seat], body
             )
             latencies.append(time.perf_counter() - started)
-            if response.status_code != 200:
-                errors.append(f"{response.status_code} {response.text[:120]}")
-                game_id, version, state = start(http)  # start afresh: nothing to trust
+            if status != 200:
+                errors.append(f"{status} {json.dumps(answer)[:120]}")
+                game_id, version, state = start(client)  # start afresh: nothing to trust
                 games += 1
                 continue
             state = rules.apply(state, seat, action)
             version += 1
-            answer = response.json()
             if answer["version"] != version or answer["to_act"] != rules.to_act(state):
                 errors.append(f"diverged: server {answer['version']}/{answer['to_act']}")
-                game_id, version, state = start(http)
+                game_id, version, state = start(client)
                 games += 1
+    finally:
+        client.close()
     out.append({"latencies": latencies, "errors": errors, "waits": waits, "games": games})
 
 
@@ -235,6 +277,46 @@ def run_clients(kind: str, url: str, work: list[Any], seconds: float, processes:
     for proc in procs:
         proc.join(30)
     return results
+
+
+# --- CPU accounting (Linux /proc) ----------------------------------------------------------
+
+
+def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
+    """CPU seconds used so far by each named process group (``pgid``), plus every
+    ``postgres`` process (the server's backends) and the whole machine (busy time)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals = {name: 0.0 for name in [*groups, "postgres"]}
+    by_pgid = {pgid: name for name, pgid in groups.items()}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        used = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        pgid = int(fields[2])
+        if pgid in by_pgid:
+            totals[by_pgid[pgid]] += used
+        elif comm == "postgres":
+            totals["postgres"] += used
+    cpu = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    idle = int(cpu[3]) + int(cpu[4])
+    totals["machine_busy"] = (sum(int(x) for x in cpu[:8]) - idle) / tick
+    import resource
+
+    totals["clients"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime + (
+        resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime
+    )
+    return totals
+
+
+def cpu_per_request(before: dict[str, float], after: dict[str, float], n: int) -> dict[str, float]:
+    """Milliseconds of CPU per request, by process group, between two readings."""
+    return {k: round((after[k] - before[k]) * 1000 / max(n, 1), 2) for k in after}
 
 
 # --- pgbench --------------------------------------------------------------------------------
@@ -288,6 +370,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--processes", type=int, default=4, help="client processes")
+    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
@@ -317,7 +400,7 @@ def main() -> None:
                     "--bind",
                     f"127.0.0.1:{port}",
                     "--workers",
-                    "2",
+                    str(args.web_workers),
                 ],
             ),
             (
@@ -363,12 +446,17 @@ def main() -> None:
         load_before = os.getloadavg()
 
         # One game per client for the GET phase (the games the move phase plays are new).
-        with httpx.Client(timeout=10) as http:
-            work = [{"tokens": t, "game": _new_game(http, url, t)["id"]} for t in tokens]
+        setup = _Http(url)
+        work = [{"tokens": t, "game": _new_game(setup, t)["id"]} for t in tokens]
+        setup.close()
+        groups = {"web": procs[0].pid, "worker": procs[1].pid}
+        cpu_0 = cpu_by_group(groups)
         gets = run_clients("get", url, work, args.seconds, args.processes)
+        cpu_1 = cpu_by_group(groups)
         moves = run_clients(
             "move", url, [{"tokens": t} for t in tokens], args.seconds, args.processes
         )
+        cpu_2 = cpu_by_group(groups)
         load_after = os.getloadavg()
         tps = pgbench(args.pgbench_seconds)
     finally:
@@ -391,6 +479,7 @@ def main() -> None:
 
     get_count = sum(r["gets"] for r in gets)
     get_errors = sum(r["errors"] for r in gets)
+    get_latencies = [x for r in gets for x in r["latencies"]]
     latencies = [x for r in moves for x in r["latencies"]]
     move_errors = [e for r in moves for e in r["errors"]]
     figures = {
@@ -399,9 +488,12 @@ def main() -> None:
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in load_after],
         "clients": args.clients,
+        "web_workers": args.web_workers,
         "seconds": args.seconds,
         "get_per_s": round(get_count / args.seconds, 1),
         "get_errors": get_errors,
+        "get_p50_ms": round(percentile(get_latencies, 0.50) * 1000, 1),
+        "get_p99_ms": round(percentile(get_latencies, 0.99) * 1000, 1),
         "moves_per_s": round((len(latencies) - len(move_errors)) / args.seconds, 1),
         "move_errors": len(move_errors),
         "move_error_samples": move_errors[:5],
@@ -412,6 +504,11 @@ def main() -> None:
         "settlement_waits": sum(r["waits"] for r in moves),
         "games_played": sum(r["games"] for r in moves),
         "pgbench_update_tps": tps,
+        # CPU milliseconds per request during each phase, by process group: the web
+        # server (gunicorn), the Celery worker, PostgreSQL, the load clients, and the
+        # machine's total busy time (2 cores = 2000 ms per second of wall time).
+        "cpu_ms_per_get": cpu_per_request(cpu_0, cpu_1, get_count),
+        "cpu_ms_per_move": cpu_per_request(cpu_1, cpu_2, len(latencies)),
     }
     figures["moves_vs_get"] = round(figures["moves_per_s"] / max(figures["get_per_s"], 1e-9), 3)
     figures["goal_met"] = (

@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.core.cache import BaseCache
+from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
+from django.core.cache import cache as default_cache
 from django.core.cache.backends.redis import RedisCache
 from rest_framework import throttling
 from rest_framework.request import Request
@@ -66,6 +67,8 @@ class _SettingsRate(throttling.SimpleRateThrottle):
 
 def _count(cache: BaseCache, key: str, previous_key: str, timeout: int) -> tuple[int, int]:
     """Count one request under ``key``; return it with the count under ``previous_key``."""
+    if cache is default_cache:  # DRF's throttles hold the proxy; count on the backend
+        cache = caches[DEFAULT_CACHE_ALIAS]
     if isinstance(cache, RedisCache):
         # One round trip: INCR is atomic, so concurrent workers never lose a count.
         full, full_previous = (
