@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine import indulgence as game
 from engine.cards import CARD_IDS, FAMILIES, FULL_DECK, ids_of
+from engine.indulgence import fast
 from engine.indulgence.edicts import CATALOG
 from engine.indulgence.state import State
 from tests.engine.support import random_game, reference_settlement
@@ -175,57 +175,135 @@ def test_random_games_keep_every_invariant(
     assert game.state_from_json(snapshot) == state
 
 
-def test_many_random_games_settle_by_the_rules_and_replay() -> None:
-    rng = random.Random(2026)
-    reasons = set()
-    for i in range(100):
+def check_hand_cards(end: State) -> None:
+    """Every settled hand: the deal splits the deck; every card was played at most once,
+    by the seat dealt it; each trick has one card per seat."""
+    n = end.player_count
+    for record in end.history:
+        seen = 0
+        for dealt in record.deal:
+            assert dealt.bit_count() == 36 // n
+            assert not seen & dealt
+            seen |= dealt
+        assert seen == FULL_DECK
+        played = 0
+        for trick in record.tricks:
+            assert sorted(seat for seat, _card, _ring in trick.plays) == list(range(n))
+            for seat, card, _ring in trick.plays:
+                assert record.deal[seat] >> card & 1
+                assert not played >> card & 1
+                played |= 1 << card
+        assert record.ended_early == (len(record.tricks) < 36 // n)
+
+
+def test_two_thousand_random_games_end_account_for_everything_and_replay() -> None:
+    """Played on the fast path (random, seeded deals), then replayed through the
+    validated rules: same result; every game ends; cards and florins add up by the
+    reference scorer; a replay of seed + moves gives the same record."""
+    rng = random.Random(4242)
+    games = hands = records_compared = 0
+    reasons: dict[str, int] = {}
+    for i in range(2000):
         players, variant = 3 + i % 2, ("basic", "expert")[i // 2 % 2]
-        end, moves = random_game(f"many-{i}", players, variant, rng)
+        seed = f"thousands-{i}"
+        log: fast.Log = []
+        out = fast.random_game(players, variant, rng, seed=seed, log=log)
+        end = game.replay(players, variant, seed, log)
+        assert game.is_over(end)
+        assert game.result(end) == {
+            "winner_seat": out.winner,
+            "florins": {str(s): f for s, f in enumerate(out.florins)},
+            "reason": out.reason,
+        }
+        assert len(end.history) == out.hands_played
+        assert sum(len(r.tricks) for r in end.history) == out.tricks_played
+        check_hand_cards(end)
         check_settlements(end)
-        reasons.add(game.result(end)["reason"])  # type: ignore[index]
-        if i % 5 == 0:
-            assert game.replay(players, variant, f"many-{i}", moves) == end
-    assert {"rounds_complete", "bankruptcy"} <= reasons
+        if i % 10 == 0:
+            record = game.full_record(end)
+            moves = [(m["seat"], m["action"]) for m in record["moves"]]
+            assert game.full_record(game.replay(players, variant, seed, moves)) == record
+            records_compared += 1
+        games += 1
+        hands += out.hands_played
+        reasons[out.reason] = reasons.get(out.reason, 0) + 1
+    print(
+        f"invariants: {games} games, {hands} hands, {records_compared} records replayed, {reasons}"
+    )
+    assert games == 2000
+    assert set(reasons) == {"rounds_complete", "bankruptcy", "papal_bull_sin"}
 
 
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield str(k)
-            yield from strings(v)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from strings(item)
+def test_two_hundred_games_accept_every_legal_action_and_refuse_the_rest() -> None:
+    """At every step of 200 random games: every listed action is accepted, sampled other
+    actions (any shape, out of turn) raise IllegalAction and change nothing."""
+    rng = random.Random(77)
+    games = steps = 0
+    for i in range(200):
+        players, variant = 3 + i % 2, ("basic", "expert")[i // 2 % 2]
+        state = game.new_game(players, variant, f"steps-{i}")
+        while not game.is_over(state):
+            check_step(state, rng, compare_views=steps % 5 == 0)
+            steps += 1
+            seat = game.to_act(state)
+            if seat is None:
+                state = game.advance(state)
+            else:
+                state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        games += 1
+    print(f"per step: {games} games, {steps} steps checked")
+    assert games == 200
+    assert steps > 200 * 60
 
 
-def test_no_view_ever_shows_a_card_hidden_in_another_hand() -> None:
+def hidden_cards(state: State, viewer: int | None) -> set[str]:
+    """Cards ``viewer`` must not see: other hands, and others' face-down plays of the
+    trick in progress."""
+    hidden = 0
+    for seat, hand in enumerate(state.hands):
+        if seat != viewer:
+            hidden |= hand
+    if any(CATALOG[e].kind == "no_tricks" for e in state.in_force):
+        for seat, card, _ring in state.plays:
+            if seat != viewer:
+                hidden |= 1 << card
+    return set(ids_of(hidden))
+
+
+def test_no_view_of_two_hundred_games_shows_a_hidden_card() -> None:
+    """Every seat and a spectator look at every step of 12 games, and at every eighth step
+    and every step inside a face-down trick of 188 more: no card of another hand, no
+    face-down card of another seat, never the seed."""
     rng = random.Random(99)
-    for i in range(6):
+    games = views = 0
+    face_down_views = 0
+    for i in range(200):
         seed = f"secret-seed-{i}-xyzzy"
         players = 3 + i % 2
         state = game.new_game(players, "expert" if i % 3 else "basic", seed)
+        step = 0
         while not game.is_over(state):
-            face_down = any(CATALOG[e].kind == "no_tricks" for e in state.in_force)
-            for viewer in [*range(players), None]:
-                view = game.view(state, viewer)
-                hidden = 0
-                for seat, hand in enumerate(state.hands):
-                    if seat != viewer:
-                        hidden |= hand
-                if face_down:
-                    for seat, card, _ring in state.plays:
-                        if seat != viewer:
-                            hidden |= 1 << card
-                found = {m for s in strings(view) for m in CARD_RE.findall(s)}
-                assert not found & set(ids_of(hidden)), (viewer, found & set(ids_of(hidden)))
-                assert seed not in json.dumps(view)
+            face_down = bool(state.plays) and any(
+                CATALOG[e].kind == "no_tricks" for e in state.in_force
+            )
+            if i < 12 or step % 8 == 0 or face_down:
+                for viewer in [*range(players), None]:
+                    text = json.dumps(game.view(state, viewer))
+                    leaked = set(CARD_RE.findall(text)) & hidden_cards(state, viewer)
+                    assert not leaked, (i, step, viewer, leaked)
+                    assert seed not in text
+                    views += 1
+                    face_down_views += face_down
             actor = game.to_act(state)
             if actor is None:
                 state = game.advance(state)
             else:
                 state = game.apply(state, actor, rng.choice(game.legal_actions(state, actor)))
+            step += 1
+        games += 1
+    print(f"views: {games} games, {views} views checked, {face_down_views} in face-down tricks")
+    assert games == 200
+    assert face_down_views > 500
 
 
 def test_same_seed_and_actions_give_the_same_game() -> None:
