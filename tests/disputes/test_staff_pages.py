@@ -28,6 +28,8 @@ pytestmark = pytest.mark.django_db
 
 OpenDispute = Callable[..., Dispute]
 ADVANCE = {"seat": None, "action": {"type": "advance"}}
+# A complete form for every action: only the permission check can refuse it.
+FORM = {"reason": "x", "to_move": 0, "seat": 0, "amount": 5}
 
 
 @pytest.fixture
@@ -46,14 +48,16 @@ def pages(dispute: Dispute) -> list[tuple[str, str]]:
     return [
         ("get", "/staff/disputes/"),
         ("get", case),
-        ("post", f"{case}review"),
-        ("post", f"{case}void"),
+        *[
+            ("post", f"{case}{action}")
+            for action in ("review", "dismiss", "uphold", "void", "rewind", "adjust")
+        ],
     ]
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client: Client, dispute: Dispute) -> None:
     for method, url in pages(dispute):
-        response = getattr(client, method)(url, {"reason": "x"})
+        response = getattr(client, method)(url, FORM)
         assert response.status_code == 302, url
         assert response["Location"].startswith("/accounts/login/?next=")
     assert Dispute.objects.get(pk=dispute.pk).status == DisputeStatus.OPEN
@@ -65,7 +69,7 @@ def test_players_and_outsiders_are_refused(
     for user in (players[1], outsider):
         client.force_login(user)
         for method, url in pages(dispute):
-            assert getattr(client, method)(url, {"reason": "x"}).status_code == 403, url
+            assert getattr(client, method)(url, FORM).status_code == 403, url
     assert Dispute.objects.get(pk=dispute.pk).status == DisputeStatus.OPEN
     assert Game.objects.get(pk=dispute.game_id).status == GameStatus.IN_PROGRESS
     assert not AuditEntry.objects.exists()

@@ -348,6 +348,48 @@ def _play_until_settlement_due(game: Game, users: dict[int, Any]) -> Game:
     return game
 
 
+class TestRatings:
+    def test_a_rated_game_rates_its_players_in_its_own_pool_when_it_finishes(
+        self, owner: Any, opponent: Any, third: Any
+    ) -> None:
+        game = three_player_game(owner, opponent, third, seed="rated-pool")
+        Game.objects.filter(pk=game.pk).update(rated=True)  # a fixed seed keeps it quick
+        users = {0: owner, 1: opponent, 2: third}
+        game = play_humans_until(game, users)
+        assert game.status == GameStatus.FINISHED
+        ratings = Rating.objects.all()
+        assert {(r.variant, r.player_count) for r in ratings} == {("basic", 3)}
+        assert sorted(r.player.user.username for r in ratings) == ["opponent", "owner", "third"]
+        assert all(r.games == 1 for r in ratings)
+        changes = RatingChange.objects.filter(game=game)
+        assert changes.count() == 3
+        assert all((c.mu_after, c.sigma_after) == (c.rating.mu, c.rating.sigma) for c in changes)
+        assert game.result is not None
+        winner = game.seats.get(number=game.result["winner_seat"]).player
+        best = max(ratings, key=lambda r: r.mu)
+        assert best.player == winner
+
+    def test_nothing_is_rated_before_the_end(self, owner: Any, opponent: Any, third: Any) -> None:
+        game = three_player_game(owner, opponent, third, seed="rated-later")
+        Game.objects.filter(pk=game.pk).update(rated=True)
+        game.refresh_from_db()
+        users = [owner, opponent, third]
+        view = selectors.game_view(game=game, user=user_to_act(game, users))
+        services.action_submit(
+            game_id=game.pk, user=user_to_act(game, users), action=view["legal_actions"][0]
+        )
+        assert not Rating.objects.exists()
+
+    def test_an_unrated_game_changes_no_rating(self, owner: Any, opponent: Any, third: Any) -> None:
+        game = play_humans_until(
+            three_player_game(owner, opponent, third, seed="unrated"),
+            {0: owner, 1: opponent, 2: third},
+        )
+        assert game.status == GameStatus.FINISHED
+        assert not Rating.objects.exists()
+        assert not RatingChange.objects.exists()
+
+
 class TestDisputes:
     def test_a_seated_player_disputes_a_running_game(
         self, owner: Any, opponent: Any, third: Any
@@ -375,6 +417,36 @@ class TestDisputes:
         )
         with pytest.raises(DisputeNotAllowed, match="up to 7 days"):
             services.dispute_create(game_id=game.pk, user=owner, reason="late")
+
+    @pytest.mark.parametrize(
+        ("ended_ago", "allowed"),
+        [
+            (timedelta(days=7) - timedelta(minutes=1), True),
+            (timedelta(days=7) + timedelta(minutes=1), False),
+        ],
+        ids=["7-days-minus-a-minute", "7-days-plus-a-minute"],
+    )
+    def test_the_seven_day_window_ends_to_the_minute(
+        self, owner: Any, opponent: Any, third: Any, ended_ago: timedelta, allowed: bool
+    ) -> None:
+        game = play_humans_until(
+            three_player_game(owner, opponent, third), {0: owner, 1: opponent, 2: third}
+        )
+        assert game.status == GameStatus.FINISHED
+        Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - ended_ago)
+        if allowed:
+            dispute = services.dispute_create(game_id=game.pk, user=third, reason="Just in time")
+            assert dispute.status == "open"
+        else:
+            with pytest.raises(DisputeNotAllowed, match="up to 7 days"):
+                services.dispute_create(game_id=game.pk, user=third, reason="Too late")
+            assert not game.disputes.exists()
+
+    def test_a_void_game_cannot_be_disputed(self, owner: Any, opponent: Any, third: Any) -> None:
+        game = three_player_game(owner, opponent, third)
+        Game.objects.filter(pk=game.pk).update(status=GameStatus.VOID)
+        with pytest.raises(DisputeNotAllowed, match="void game cannot be disputed"):
+            services.dispute_create(game_id=game.pk, user=owner, reason="again")
 
     def test_an_empty_reason_is_refused(self, owner: Any, opponent: Any, third: Any) -> None:
         game = three_player_game(owner, opponent, third)
