@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engine import indulgence as game
-from engine.cards import FAMILY_MASKS
+from engine.cards import FAMILY_MASKS, FULL_DECK
 from engine.indulgence import fast
-from engine.indulgence.state import State
+from engine.indulgence.settlement import (
+    Progress,
+    hand_context,
+    hand_decided,
+    may_decide,
+    trick_winner,
+)
+from engine.indulgence.state import HandRecord, State
+from tests.engine.support import random_game
 
 
 def _compare_playout(
@@ -137,3 +146,133 @@ def test_a_thousand_fast_games_end_properly() -> None:
 
 def test_family_masks_partition_the_deck() -> None:
     assert sum(FAMILY_MASKS) == (1 << 36) - 1
+
+
+def test_trick_keys_pick_the_same_winner_as_the_rules() -> None:
+    # Random tricks of 3 or 4 distinct cards, any trump, any single ring.
+    rng = random.Random(11)
+    rings = trumped = 0
+    for _ in range(20000):
+        n = rng.choice([3, 4])
+        cards = rng.sample(range(36), n)
+        trump = rng.choice([None, 0, 1, 2, 3])
+        ringed = rng.randrange(n + 2)  # often nobody
+        plays = [(seat, card, seat == ringed) for seat, card in enumerate(cards)]
+        led_mask = FAMILY_MASKS[cards[0] // 9]
+        trump_mask = 0 if trump is None else FAMILY_MASKS[trump]
+        keys = [fast.trick_key(card, ring, led_mask, trump_mask) for _s, card, ring in plays]
+        assert keys[0] > 0  # the lead can always win
+        assert keys.index(max(keys)) == trick_winner(plays, trump)
+        assert len(set(k for k in keys if k)) == len([k for k in keys if k])  # no ties
+        rings += ringed < n
+        trumped += any(c // 9 == trump for c in cards[1:]) and cards[0] // 9 != trump
+    assert rings > 5000
+    assert trumped > 5000
+
+
+def _progress_after(record: HandRecord, n: int, played: int) -> tuple[Progress, int]:
+    """The progress of a settled hand after ``played`` tricks, and that trick's cards."""
+    taken = [0] * n
+    counts = [0] * n
+    remaining = FULL_DECK
+    first_to_three = None
+    last_takers: list[int | None] = [None] * 4
+    cards = 0
+    for trick in record.tricks[:played]:
+        cards = sum(1 << card for _s, card, _r in trick.plays)
+        remaining &= ~cards
+        taken[trick.winner] |= cards
+        counts[trick.winner] += 1
+        if first_to_three is None and counts[trick.winner] == 3:
+            first_to_three = trick.winner
+        for f in range(4):
+            if cards & FAMILY_MASKS[f] and not remaining & FAMILY_MASKS[f]:
+                last_takers[f] = trick.winner
+    left = 36 // n - played
+    winners = [t.winner for t in record.tricks[:played]]
+    progress = Progress(
+        taken, remaining, counts, left, winners[0], None if left else winners[-1],
+        first_to_three, last_takers,
+    )  # fmt: skip
+    return progress, cards
+
+
+def test_the_fast_paths_shortcut_never_skips_a_decided_hand() -> None:
+    """may_decide (which the fast path inlines) is True whenever hand_decided is, at
+    every trick of thousands of hands played by the validated rules."""
+    rng = random.Random(3)
+    hands = tricks = skipped = 0
+    for i in range(300):
+        players, variant = 3 + i % 2, ("basic", "expert")[i // 2 % 2]
+        end, _moves = random_game(f"shortcut-{i}", players, variant, rng)
+        for record in end.history:
+            ctx = hand_context(
+                players, record.ruler, record.sinner, record.in_force, record.papal_bull,
+                record.trump,
+            )  # fmt: skip
+            hands += 1
+            for played in range(1, len(record.tricks) + 1):
+                progress, cards = _progress_after(record, players, played)
+                decided = hand_decided(ctx, progress)
+                assert decided == (played == len(record.tricks))
+                allowed = may_decide(
+                    ctx, cards, played - 1, progress.remaining, progress.first_to_three
+                )
+                if decided:
+                    assert allowed, (record, played)
+                tricks += 1
+                skipped += not allowed
+    print(f"shortcut: {hands} hands, {tricks} tricks, hand_decided skipped after {skipped}")
+    assert hands > 2500
+    assert skipped > tricks // 4  # the shortcut does skip work
+
+
+def _trick_two_leads(state: State, stacked: bool, samples: int, seed: int) -> Counter[str]:
+    """The card led to trick 2 over many random playouts of one dealt hand."""
+    rng = random.Random(seed)
+    leads: Counter[str] = Counter()
+    for _ in range(samples):
+        log: fast.Log = []
+        if stacked:
+            h = fast._from_state(state, None)
+            h.stacks = fast._shuffled_hands(h.hands, rng.random)
+            fast._play_hand(h, rng.random, log)
+        else:
+            fast.playout(state, rng, log=log)
+        plays = [action["card"] for _seat, action in log if action["type"] == "play"]
+        n = state.player_count
+        if len(plays) > n:
+            leads[plays[n]] += 1
+    return leads
+
+
+def _two_sample_chi2(a: Counter[str], b: Counter[str]) -> float:
+    scale = sum(a.values()) / sum(b.values())
+    return sum((a[k] - scale * b[k]) ** 2 / (a[k] + scale * b[k]) for k in set(a) | set(b))
+
+
+def test_dealt_stacks_play_as_uniformly_as_random_picks() -> None:
+    """random_game picks "any card" as the top held card of a per-seat stack in random
+    order (exactly uniform: removals never look at the order). Its play has the same
+    distribution as picking uniformly from the bit set: the card led to trick 2, over
+    thousands of playouts of one deal, passes a two-sample chi-square test, while a
+    biased picker (stacks left in card order) fails it by far."""
+    state = game.new_game(4, "basic", "uniform-stacks")
+    random_picks = _trick_two_leads(state, stacked=False, samples=6000, seed=1)
+    stacked = _trick_two_leads(state, stacked=True, samples=6000, seed=2)
+    categories = len(set(random_picks) | set(stacked))
+    assert categories > 20
+    # chi-square with ~30 degrees of freedom: p = 1e-6 is about 80.
+    assert _two_sample_chi2(stacked, random_picks) < 2 * categories + 20
+
+    rng = random.Random(3)
+    biased: Counter[str] = Counter()
+    for _ in range(6000):
+        log: fast.Log = []
+        h = fast._from_state(state, None)
+        h.stacks = [[b for b in fast._BITS if b & hand] for hand in h.hands]  # card order
+        fast._play_hand(h, rng.random, log)
+        plays = [action["card"] for _seat, action in log if action["type"] == "play"]
+        if len(plays) > 4:
+            biased[plays[4]] += 1
+    assert _two_sample_chi2(biased, random_picks) > 10 * categories
