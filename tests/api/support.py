@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -122,3 +124,90 @@ class TruthLog:
             self.seq = move.seq
             self.states.append((move.version_after, self.state))
         return next(state for after, state in reversed(self.states) if after <= version)
+
+
+# --- a rules check of exported records, independent of the engine ------------------------
+
+_DECK = [f"{family}{rank}" for family in "BMOS" for rank in range(1, 10)]
+
+
+def _derived(seed: str, label: str) -> random.Random:
+    """docs/engine.md "Seeds", from the text: HMAC-SHA256(key=seed, msg=label)."""
+    digest = hmac.new(seed.encode("utf-8"), label.encode("utf-8"), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def record_rules_problems(record: dict[str, Any]) -> list[str]:
+    """Check an exported record by the rules text, without the engine: the commitment,
+    every deal and Ruler re-derived from the seed, every trick (one card a seat, from
+    the player's own deal, never twice, the winner leads next), every payment by the
+    reference scorer (tests/engine/support.py), the florins and the result."""
+    from tests.engine.support import reference_settlement
+
+    problems: list[str] = []
+    n = record["player_count"]
+    seed = record["seed"]
+    if hashlib.sha256(seed.encode("utf-8")).hexdigest() != record["seed_commitment"]:
+        problems.append("the seed does not hash to the commitment")
+    first_ruler = _derived(seed, "first-ruler").randrange(n)
+    if record["first_ruler"] != first_ruler:
+        problems.append(f"first Ruler {record['first_ruler']}, the seed gives {first_ruler}")
+    florins = {str(s): 30 for s in range(n)}
+    per_seat = 36 // n
+    for hand in record["hands"]:
+        number = hand["number"]
+        cards = list(_DECK)
+        _derived(seed, f"deal:{number}").shuffle(cards)
+        deal = {
+            str(s): sorted(cards[s * per_seat : (s + 1) * per_seat], key=_DECK.index)
+            for s in range(n)
+        }
+        if hand["deal"] != deal:
+            problems.append(f"hand {number}: the deal is not the seed's")
+        if hand["ruler"] != (first_ruler + number - 1) % n:
+            problems.append(f"hand {number}: the Ruler is not the next seat")
+        if hand["round"] != (number - 1) // n + 1:
+            problems.append(f"hand {number}: round {hand['round']} is wrong")
+        played: set[str] = set()
+        leader = None
+        for index, trick in enumerate(hand["tricks"]):
+            seats = [play["seat"] for play in trick["plays"]]
+            if sorted(seats) != list(range(n)) or seats[0] != trick["leader"]:
+                problems.append(f"hand {number} trick {index + 1}: not one card per seat")
+            if leader is not None and trick["leader"] != leader:
+                problems.append(f"hand {number} trick {index + 1}: the winner did not lead")
+            leader = trick["winner"]
+            for play in trick["plays"]:
+                card = play["card"]
+                if card not in hand["deal"][str(play["seat"])] or card in played:
+                    problems.append(f"hand {number}: seat {play['seat']} played {card}")
+                played.add(card)
+        expected, _success, _papal = reference_settlement(hand, florins, n)
+        paid = [(p["payer"], p["payee"], p["owed"], p["paid"]) for p in hand["payments"]]
+        if paid != expected:
+            problems.append(f"hand {number}: payments {paid}, the rules give {expected}")
+        after = dict(florins)
+        for payer, payee, owed, amount in expected:
+            after[str(payer)] -= amount
+            after[str(payee)] += owed
+        if hand["florins_after"] != after:
+            problems.append(f"hand {number}: florins after {hand['florins_after']}, not {after}")
+        florins = after
+    result = record["result"]
+    if result["florins"] != florins:
+        problems.append(f"result florins {result['florins']}, the hands give {florins}")
+    last = record["hands"][-1] if record["hands"] else None
+    papal_win = last is not None and last["papal_bull"] and last["sin_succeeded"]
+    if papal_win:  # a successful papal-bull sin wins outright
+        if (result["reason"], result["winner_seat"]) != ("papal_bull_sin", last["sinner"]):
+            problems.append("a papal-bull sin succeeded but the sinner did not win")
+    else:
+        # The most florins wins; on a tie, the tied player who was Ruler most recently.
+        best = [int(s) for s, amount in florins.items() if amount == max(florins.values())]
+        rulers = [h["ruler"] for h in record["hands"]]
+        winner = max(
+            best, key=lambda s: max((i for i, r in enumerate(rulers) if r == s), default=-1)
+        )
+        if result["winner_seat"] != winner:
+            problems.append(f"seat {result['winner_seat']} won; the rules say seat {winner}")
+    return problems

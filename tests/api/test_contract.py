@@ -6,6 +6,7 @@ missing from both would pass there. Here the field lists are copied from api.md 
 
 from __future__ import annotations
 
+import copy
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +16,14 @@ from django.utils import timezone
 from games import disputes, services
 from games.models import Game, GameStatus, Move
 from tests.api.conftest import Bearer
-from tests.api.support import Client, assert_error, finished_game, game_url, three_player_game
+from tests.api.support import (
+    Client,
+    assert_error,
+    finished_game,
+    game_url,
+    record_rules_problems,
+    three_player_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -271,3 +279,29 @@ class TestDisputeWindow:
         else:
             assert "7 days" in assert_error(response, status, code)["detail"]
             assert not game.disputes.exists()
+
+
+def test_the_rules_check_of_a_record_passes_the_real_one_and_fails_tampered_ones(
+    owner: Any, opponent: Any, third: Any, anonymous: Client
+) -> None:
+    game = finished_game(owner, opponent, third)
+    record = anonymous.get(game_url(game, "export")).json()
+    assert record_rules_problems(record) == []
+
+    seed = copy.deepcopy(record)
+    seed["seed"] += "!"
+    assert "the seed does not hash to the commitment" in record_rules_problems(seed)
+
+    deal = copy.deepcopy(record)
+    first, second = deal["hands"][0]["deal"]["0"][0], deal["hands"][0]["deal"]["1"][0]
+    deal["hands"][0]["deal"]["0"][0], deal["hands"][0]["deal"]["1"][0] = second, first
+    assert "hand 1: the deal is not the seed's" in record_rules_problems(deal)
+
+    paid = copy.deepcopy(record)
+    hand = next(h for h in paid["hands"] if h["payments"])
+    hand["payments"][0]["owed"] += 1
+    assert any("payments" in p for p in record_rules_problems(paid))
+
+    won = copy.deepcopy(record)
+    won["result"]["winner_seat"] = (won["result"]["winner_seat"] + 1) % 3
+    assert any("won" in p for p in record_rules_problems(won))
