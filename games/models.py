@@ -127,6 +127,8 @@ class Move(models.Model):
     )
     bot_name = models.CharField(max_length=32, blank=True)
     bot_version = models.CharField(max_length=32, blank=True)
+    # The Idempotency-Key the player's request carried, if any (games.services.action_submit).
+    idempotency_key = models.CharField(max_length=128, blank=True)
     version_after = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
     # Set when staff rewound the game to before this move (games.disputes.game_rewind):

@@ -298,7 +298,12 @@ def action_submit(
         _check_turn(state, seat.number)
         new_state = _apply(state, seat.number, action)
         move = _append_move(
-            game, seat=seat.number, action=action, actor_kind=ActorKind.HUMAN, user=user
+            game,
+            seat=seat.number,
+            action=action,
+            actor_kind=ActorKind.HUMAN,
+            user=user,
+            idempotency_key=idempotency_key or "",
         )
         if seat.autopilot_streak:
             seat.autopilot_streak = 0
@@ -654,6 +659,7 @@ def _append_move(
     user: User | None = None,
     bot_name: str = "",
     bot_version: str = "",
+    idempotency_key: str = "",
 ) -> Move:
     game.move_count += 1
     game.version += 1
@@ -666,6 +672,7 @@ def _append_move(
         actor_user=user,
         bot_name=bot_name,
         bot_version=bot_version,
+        idempotency_key=idempotency_key,
         version_after=game.version,
     )
 

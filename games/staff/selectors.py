@@ -176,6 +176,7 @@ def move_timeline(*, game: Game) -> list[dict[str, Any]]:
                 "actor": _actor(move),
                 "bot_name": move.bot_name,
                 "bot_version": move.bot_version,
+                "idempotency_key": move.idempotency_key,
                 "action": move.action,
                 "action_text": _action_text(move.action),
                 "version_after": move.version_after,

@@ -52,6 +52,7 @@ def play_each_kind(game: Game, players: Users) -> Game:
                 user=players[0],
                 action=view["legal_actions"][0],
                 expected_version=game.version,
+                idempotency_key=f"timeline-{game.version}",
             )
         elif seat == 1:
             later = timezone.now() + timedelta(seconds=TIMEOUT + 1)
@@ -90,6 +91,7 @@ def test_the_timeline_says_when_and_by_whom_each_move_was_made(
         assert entry["actor_kind"] == move.actor_kind
         if move.actor_kind == ActorKind.HUMAN:
             assert (entry["seat"], entry["actor"]) == (0, "owner")
+            assert entry["idempotency_key"] == f"timeline-{move.version_after - 1}"
             assert not entry["timed_out"]
         elif move.actor_kind == ActorKind.AUTOPILOT:
             assert (entry["seat"], entry["player"]) == (1, "opponent")

@@ -222,10 +222,18 @@ class TestActions:
         assert again.replayed
         assert again.view == first.view
         assert Move.objects.count() == 1
+        assert Move.objects.get().idempotency_key == "k-1"  # the log says which request
         with pytest.raises(IdempotencyKeyReused):
             services.action_submit(
                 game_id=game.pk, user=user, action={"type": "pass"}, idempotency_key="k-1"
             )
+
+    def test_a_move_without_a_key_records_none(self, owner: Any, opponent: Any, third: Any) -> None:
+        game = three_player_game(owner, opponent, third)
+        user = user_to_act(game, [owner, opponent, third])
+        action = selectors.game_view(game=game, user=user)["legal_actions"][0]
+        services.action_submit(game_id=game.pk, user=user, action=action)
+        assert Move.objects.get().idempotency_key == ""
 
     def test_an_open_game_takes_no_moves(self, owner: Any) -> None:
         game = services.game_create(creator=owner, player_count=3)
