@@ -118,8 +118,9 @@ def game_view(
         }
     )
     _florin_adjustments_add(game, view)
-    if game.status == GameStatus.VOID:
+    if game.status == GameStatus.VOID:  # voided mid-hand: nobody is to act any more
         view["legal_actions"] = []
+        view["to_act"] = None
     return view
 
 
@@ -324,7 +325,8 @@ def leaderboard(*, variant: str, player_count: int, limit: int = 100) -> list[di
     if player_count not in (3, 4):
         raise InvalidRequest("player_count must be 3 or 4.")
     ratings = (
-        Rating.objects.filter(variant=variant, player_count=player_count)
+        # games=0: every rated game of the player was voided (games.disputes.game_void).
+        Rating.objects.filter(variant=variant, player_count=player_count, games__gt=0)
         .select_related("player__user")
         .annotate(conservative=F("mu") - 3 * F("sigma"))
         .order_by("-conservative", "player__user__username")[:limit]

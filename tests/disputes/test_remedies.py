@@ -74,6 +74,9 @@ class TestVoid:
             u.pk for u in players.values()
         )
         assert {r["method"] for r in entry.details["ratings_rolled_back"]} == {"exact"}
+        # Nobody has a rated game left in this pool: the leaderboard is empty again.
+        pool = {"variant": finished_game.variant, "player_count": 3}
+        assert selectors.leaderboard(**pool) == []
         # The record of play is untouched, and a void game takes no more moves.
         assert Move.objects.filter(game=finished_game, archived_at=None).count() == (
             finished_game.move_count
@@ -110,6 +113,18 @@ class TestVoid:
             disputes.game_void(game_id=running_game.pk, staff=staff, reason="x", expected_version=1)
         assert Game.objects.get(pk=running_game.pk).status == GameStatus.IN_PROGRESS
         assert not AuditEntry.objects.exists()
+
+    def test_a_game_voided_mid_hand_shows_nobody_to_act(
+        self, running_game: Game, players: Users, staff: Any
+    ) -> None:
+        assert running_game.to_act_seat is not None
+        disputes.game_void(game_id=running_game.pk, staff=staff, reason="Broken.")
+        running_game.refresh_from_db()
+        for user in [*players.values(), staff]:
+            view = selectors.game_view(game=running_game, user=user)
+            assert (view["status"], view["to_act"], view["legal_actions"]) == ("void", None, [])
+        summary = selectors.game_summary(game=running_game, user=players[0])
+        assert (summary["to_act"], summary["my_turn"]) == (None, False)
 
     def test_a_void_game_cannot_be_voided_again(self, running_game: Game, staff: Any) -> None:
         disputes.game_void(game_id=running_game.pk, staff=staff, reason="Broken.")
