@@ -281,7 +281,7 @@ def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settle
         need_three = ctx.need_three
         stacks = h.stacks
         done = len(winners)
-        resume = h.plays  # a trick begun before the playout
+        resume: Sequence[tuple[int, int, bool]] = h.plays  # a trick begun before the playout
         while True:
             # The trick: its cards so far, the led family's card set, and the best key
             # with its seat (keys: see trick_key; the winner has the largest).

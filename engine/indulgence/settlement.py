@@ -480,14 +480,20 @@ def may_decide(
 @cache
 def _edict_parts(
     index: int, trump: int | None, has_sinner: bool
-) -> tuple[Edict, int, tuple[DecidedFn, Edict, int] | tuple[SinStatusFn, Edict, int], int, int]:
-    """(edict, scoring cards, its check, trigger cards, trigger tricks) of one edict in
-    force (at most 20 x 5 x 2 entries)."""
+) -> tuple[Edict, int, tuple[DecidedFn, Edict, int], tuple[SinStatusFn, Edict, int], int, int]:
+    """(edict, scoring cards, decided check, Sin status check, trigger cards, trigger
+    tricks) of one edict in force (at most 20 x 5 x 2 entries)."""
     edict = CATALOG[index]
     mask = scoring_cards(edict, trump)
-    check = (SIN_STATUS if has_sinner else EDICT_DECIDED)[edict.kind], edict, mask
     trigger_cards, trigger_tricks = decision_triggers(edict, mask, 0 if has_sinner else None)
-    return edict, mask, check, trigger_cards, trigger_tricks
+    return (
+        edict,
+        mask,
+        (EDICT_DECIDED[edict.kind], edict, mask),
+        (SIN_STATUS[edict.kind], edict, mask),
+        trigger_cards,
+        trigger_tricks,
+    )
 
 
 _PAYER_ORDERS = {
@@ -511,13 +517,12 @@ def hand_context(
     parts = [_edict_parts(i, trump, has_sinner) for i in in_force]
     edicts = tuple([part[0] for part in parts])
     masks = tuple([part[1] for part in parts])
-    checks = tuple([part[2] for part in parts])
     kinds = {edict.kind for edict in edicts}
     check_cards = 0
     check_tricks = 1  # always after the first trick
     for part in parts:
-        check_cards |= part[3]
-        check_tricks |= part[4]
+        check_cards |= part[4]
+        check_tricks |= part[5]
     need_gone, need_three = decision_needs(edicts, masks, sinner)
     return HandContext(
         player_count,
@@ -532,8 +537,8 @@ def hand_context(
         "last_of_family" in kinds,
         "most_of_family" in kinds,
         _PAYER_ORDERS[player_count, ruler],
-        () if has_sinner else checks,  # type: ignore[arg-type]
-        checks if has_sinner else (),  # type: ignore[arg-type]
+        () if has_sinner else tuple([part[2] for part in parts]),
+        tuple([part[3] for part in parts]) if has_sinner else (),
         check_cards,
         check_tricks,
         need_gone,
