@@ -197,8 +197,8 @@ def record_rules_problems(record: dict[str, Any]) -> list[str]:
     if result["florins"] != florins:
         problems.append(f"result florins {result['florins']}, the hands give {florins}")
     last = record["hands"][-1] if record["hands"] else None
-    papal_win = last is not None and last["papal_bull"] and last["sin_succeeded"]
-    if papal_win:  # a successful papal-bull sin wins outright
+    if last is not None and last["papal_bull"] and last["sin_succeeded"]:
+        # A successful papal-bull sin wins outright.
         if (result["reason"], result["winner_seat"]) != ("papal_bull_sin", last["sinner"]):
             problems.append("a papal-bull sin succeeded but the sinner did not win")
     else:

@@ -75,8 +75,7 @@ class TestVoid:
         )
         assert {r["method"] for r in entry.details["ratings_rolled_back"]} == {"exact"}
         # Nobody has a rated game left in this pool: the leaderboard is empty again.
-        pool = {"variant": finished_game.variant, "player_count": 3}
-        assert selectors.leaderboard(**pool) == []
+        assert selectors.leaderboard(variant=finished_game.variant, player_count=3) == []
         # The record of play is untouched, and a void game takes no more moves.
         assert Move.objects.filter(game=finished_game, archived_at=None).count() == (
             finished_game.move_count
