@@ -129,3 +129,30 @@ def test_the_case_file_page_shows_the_timeline_and_the_deadlines(
     for move in Move.objects.filter(game=game):
         local = timezone.localtime(move.created_at).strftime("%Y-%m-%d %H:%M:%S")
         assert f"<td>{move.seq}</td><td>{local}</td>" in page
+
+
+def test_the_replay_steps_through_every_move_with_every_hand(
+    case: tuple[Game, Dispute], client: Client, staff: Any
+) -> None:
+    game, dispute = case
+    live = list(Move.objects.filter(game=game, archived_at=None).order_by("seq"))
+    for step in range(len(live) + 1):
+        replay = staff_selectors.replay_step(game=game, step=step)
+        assert (replay["step"], replay["steps"]) == (step, len(live))
+        assert replay["move"] is None if step == 0 else replay["move"]["seq"] == live[step - 1].seq
+        # The god view: what each seat holds plus what it played this hand is its deal.
+        played: dict[int, list[str]] = {n: [] for n in range(3)}
+        trick = replay["current_trick"] or {"plays": []}
+        for done in [*replay["tricks"], trick]:
+            for play in done["plays"]:
+                played[play["seat"]].append(play["card"])
+        for seat in replay["seats"]:
+            assert sorted(seat["held"] + played[seat["seat"]]) == sorted(seat["dealt"])
+        # Each seat's own view at that moment holds exactly its cards, and no one else's.
+        for number in range(3):
+            view = staff_selectors.replay_step(game=game, step=step, seat=number)["seat_view"]
+            assert view["my_hand"] == replay["seats"][number]["held"]
+    client.force_login(staff)
+    page = client.get(f"/staff/disputes/{dispute.pk}/").content.decode()
+    for move in live:
+        assert f'href="?step={move.seq}#replay"' in page
