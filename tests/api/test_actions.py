@@ -157,6 +157,24 @@ class TestIdempotencyKey:
         assert_error(response, 422, "idempotency_key_reused")
         assert fingerprint(game) == before
 
+    def test_it_records_only_an_applied_action_under_its_key(
+        self, actor: Client, waiter: Client, game: Game
+    ) -> None:
+        action = first_legal(actor, game)
+        refused = submit(waiter, game, {"action": action}, HTTP_IDEMPOTENCY_KEY="early")
+        assert_error(refused, 409, "not_your_turn")
+        again = submit(waiter, game, {"action": action}, HTTP_IDEMPOTENCY_KEY="early")
+        assert_error(again, 409, "not_your_turn")  # asked again, not replayed
+        assert "Idempotent-Replayed" not in again
+        assert not Move.objects.filter(game=game).exists()
+        stale = {"action": action, "version": game.version}
+        assert submit(actor, game, stale, HTTP_IDEMPOTENCY_KEY="mine").status_code == 200
+        assert_error(
+            submit(actor, game, stale, HTTP_IDEMPOTENCY_KEY="late"), 409, "version_conflict"
+        )
+        [move] = Move.objects.filter(game=game)
+        assert move.idempotency_key == "mine"
+
     @pytest.mark.parametrize("key", ["k" * 129, "two words", ""], ids=["long", "space", "empty"])
     def test_it_refuses_a_key_that_is_not_1_to_128_printable_characters(
         self, actor: Client, game: Game, key: str
