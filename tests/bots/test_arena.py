@@ -88,3 +88,15 @@ def test_command_line(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
         arena.main(["--bots", "heuristic,nobody,random"])
     with pytest.raises(SystemExit):
         arena.main(["--bots", "heuristic,random", "--players", "3"])
+
+
+def test_an_arena_time_cap_brings_its_own_clock() -> None:
+    # The engine has no clock: the arena (a command-line tool) passes one with the cap.
+    capped = arena.make_bot("ismcts", arena.Match(3, "basic", ("ismcts",) * 3, "c", 50, 0.5))
+    assert isinstance(capped, arena.IsmctsBot)
+    assert capped.max_seconds == 0.5
+    assert capped.clock is not None
+    assert isinstance(capped.clock(), float)
+    uncapped = arena.make_bot("ismcts", arena.Match(3, "basic", ("ismcts",) * 3, "c", 50, None))
+    assert isinstance(uncapped, arena.IsmctsBot)
+    assert uncapped.clock is None
