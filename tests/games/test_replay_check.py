@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 
 import engine.indulgence as rules
 from games import services
@@ -86,3 +87,17 @@ def test_it_runs_after_every_test_that_can_touch_the_database(
         },
     )()
     assert _uses_database(item) is expected
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_it_reads_one_consistent_snapshot_outside_a_transaction(
+    owner: Any, opponent: Any, third: Any
+) -> None:
+    game = _table(owner, opponent, third, "check-e")
+    assert not connection.in_atomic_block
+    assert snapshot_mismatches() == []
+    other = rules.state_to_json(rules.new_game(3, "basic", "yet another seed"))
+    Game.objects.filter(pk=game.pk).update(snapshot=other)
+    assert snapshot_mismatches() == [f"game {game.pk} (0 moves)"]
+    Game.objects.filter(pk=game.pk).update(snapshot=game.snapshot)
