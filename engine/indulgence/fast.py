@@ -279,6 +279,7 @@ def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settle
         check_tricks = 0 if ctx.never_early else ctx.check_tricks
         need_gone = ctx.need_gone
         need_three = ctx.need_three
+        sin_cards = ctx.sin_cards
         stacks = h.stacks
         done = len(winners)
         resume: Sequence[tuple[int, int, bool]] = h.plays  # a trick begun before the playout
@@ -399,6 +400,7 @@ def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settle
                 (cards & check_cards or check_tricks >> done & 1)
                 and not remaining & need_gone
                 and (first_to_three is not None or not need_three)
+                and (winner != sinner or not remaining & sin_cards)
             ):
                 progress = Progress(
                     taken,

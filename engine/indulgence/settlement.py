@@ -73,12 +73,14 @@ class HandContext(NamedTuple):
     sin_checks: tuple[tuple[SinStatusFn, Edict, int], ...]  # a sinner: one per edict
     # When hand_decided can become True before the last trick (see may_decide): after a
     # trick holding one of ``check_cards`` or whose 0-based index has its bit in
-    # ``check_tricks``, once none of ``need_gone`` is unplayed, and (``need_three``) once
-    # someone has taken three tricks.
+    # ``check_tricks``, once none of ``need_gone`` is unplayed, (``need_three``) once
+    # someone has taken three tricks, and (``sin_cards``) after a trick the sinner won
+    # only once none of ``sin_cards`` is unplayed.
     check_cards: int
     check_tricks: int
     need_gone: int
     need_three: bool
+    sin_cards: int
 
 
 def trick_winner(plays: Sequence[Play], trump: int | None) -> int:
@@ -431,17 +433,21 @@ def decision_triggers(edict: Edict, mask: int, sinner: int | None) -> tuple[int,
 
 def decision_needs(
     edicts: Sequence[Edict], masks: Sequence[int], sinner: int | None
-) -> tuple[int, bool]:
-    """(need_gone, need_three): necessary conditions for :func:`hand_decided` to say True
-    before the last trick. No sinner, every edict must be decided: a per-card or last-X
-    edict only once all its scoring cards are played (``_decided_cards``), first-to-three
-    only once someone has three tricks. A sinner on one edict: last-X is undecided until
-    the family is all played (its last taker is unknown), first-to-three until someone
-    has three tricks. A papal-bull sinner: one failing side ends the hand, so nothing is
-    needed.
+) -> tuple[int, bool, int]:
+    """(need_gone, need_three, sin_cards): necessary conditions for :func:`hand_decided`
+    to say True before the last trick. No sinner, every edict must be decided: a per-card
+    or last-X edict only once all its scoring cards are played (``_decided_cards``),
+    first-to-three only once someone has three tricks. A sinner on one edict: last-X is
+    undecided until the family is all played (its last taker is unknown), first-to-three
+    until someone has three tricks; a sin on taking every card of a set (per-card kinds,
+    pairs: ``_sin_cards``), undecided before the trick, fails only when another seat
+    takes one of them and succeeds only once none is left unplayed, so after a trick the
+    sinner won the hand goes on while one is unplayed. A papal-bull sinner: one failing
+    side ends the hand, so nothing is needed.
     """
     need_gone = 0
     need_three = False
+    sin_cards = 0
     if sinner is None:
         for edict, mask in zip(edicts, masks, strict=True):
             if edict.kind in _CARD_KINDS:
@@ -449,19 +455,28 @@ def decision_needs(
             elif edict.kind == "first_to_three":
                 need_three = True
     elif len(edicts) == 1:
-        if edicts[0].kind == "last_of_family":
+        kind = edicts[0].kind
+        if kind == "last_of_family":
             need_gone = masks[0]
-        elif edicts[0].kind == "first_to_three":
+        elif kind == "first_to_three":
             need_three = True
-    return need_gone, need_three
+        elif SIN_STATUS[kind] is _sin_cards:
+            sin_cards = masks[0]
+    return need_gone, need_three, sin_cards
 
 
 def may_decide(
-    ctx: HandContext, trick_cards: int, trick_index: int, remaining: int, first_to_three: int | None
+    ctx: HandContext,
+    trick_cards: int,
+    trick_index: int,
+    winner: int,
+    remaining: int,
+    first_to_three: int | None,
 ) -> bool:
     """False when :func:`hand_decided` is certainly still False after the trick of 0-based
-    ``trick_index`` holding ``trick_cards`` (``remaining``, ``first_to_three``: after it),
-    given that it was False after the previous trick. Always True after the last trick.
+    ``trick_index`` holding ``trick_cards``, won by ``winner`` (``remaining``,
+    ``first_to_three``: after it), given that it was False after the previous trick.
+    Always True after the last trick.
 
     The fast path inlines this test to skip most :func:`hand_decided` calls; the tests
     check it against :func:`hand_decided` at every trick of many random hands.
@@ -474,6 +489,7 @@ def may_decide(
         (trick_cards & ctx.check_cards or ctx.check_tricks >> trick_index & 1)
         and not remaining & ctx.need_gone
         and (first_to_three is not None or not ctx.need_three)
+        and (winner != ctx.sinner or not remaining & ctx.sin_cards)
     )
 
 
@@ -523,7 +539,7 @@ def hand_context(
     for part in parts:
         check_cards |= part[4]
         check_tricks |= part[5]
-    need_gone, need_three = decision_needs(edicts, masks, sinner)
+    need_gone, need_three, sin_cards = decision_needs(edicts, masks, sinner)
     return HandContext(
         player_count,
         ruler,
@@ -543,6 +559,7 @@ def hand_context(
         check_tricks,
         need_gone,
         need_three,
+        sin_cards,
     )
 
 

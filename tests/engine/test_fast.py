@@ -216,7 +216,12 @@ def test_the_fast_paths_shortcut_never_skips_a_decided_hand() -> None:
                 decided = hand_decided(ctx, progress)
                 assert decided == (played == len(record.tricks))
                 allowed = may_decide(
-                    ctx, cards, played - 1, progress.remaining, progress.first_to_three
+                    ctx,
+                    cards,
+                    played - 1,
+                    record.tricks[played - 1].winner,
+                    progress.remaining,
+                    progress.first_to_three,
                 )
                 if decided:
                     assert allowed, (record, played)
