@@ -148,14 +148,16 @@ def florin_adjustments(*, game: Game) -> list[dict[str, Any]]:
 
 
 def _florin_adjustments_add(game: Game, view: dict[str, Any]) -> None:
-    """The seats' florin totals include staff adjustments; the list says why."""
+    """A finished game's florin totals include staff adjustments; the list says why.
+    While a game is played (again, after a rewind) the totals are the rules' own: the
+    rules do not see adjustments, so a bankruptcy or a payment must not seem to."""
     has_any = getattr(game, "has_florin_adjustments", True)  # unknown: look
     adjustments = florin_adjustments(game=game) if has_any else []
     view["florin_adjustments"] = adjustments
     for entry in view["seats"]:
         extra = sum(a["amount"] for a in adjustments if a["seat"] == entry["seat"])
         entry["florins_adjustment"] = extra
-        if extra and entry["florins"] is not None:
+        if extra and entry["florins"] is not None and game.status == GameStatus.FINISHED:
             entry["florins"] += extra
 
 

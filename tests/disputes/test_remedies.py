@@ -293,6 +293,31 @@ class TestAdjust:
         assert adjustment.audit_entry.action == AuditAction.FLORINS_ADJUST
         assert finished_game.result == record["result"]
 
+    def test_a_rewound_game_plays_on_with_the_rules_florins(
+        self, finished_game: Game, players: Users, staff: Any
+    ) -> None:
+        disputes.florins_adjust(
+            game_id=finished_game.pk, staff=staff, seat=1, amount=7, reason="Refund."
+        )
+        disputes.game_rewind(
+            game_id=finished_game.pk,
+            staff=staff,
+            to_move=finished_game.move_count - 5,
+            reason="Lag.",
+        )
+        finished_game.refresh_from_db()
+        view = selectors.game_view(game=finished_game, user=players[0])
+        engine_view = rules.view(rules.state_from_json(finished_game.snapshot), 0)
+        assert [s["florins"] for s in view["seats"]] == [s["florins"] for s in engine_view["seats"]]
+        assert view["seats"][1]["florins_adjustment"] == 7  # still on record, listed
+        assert view["florin_adjustments"][0]["amount"] == 7
+
+        game = play_humans_until(finished_game, players, rng=random.Random(3))
+        assert game.status == GameStatus.FINISHED
+        view = selectors.game_view(game=game, user=players[0])
+        assert game.result is not None
+        assert view["seats"][1]["florins"] == game.result["florins"]["1"] + 7
+
     def test_adjustments_are_for_finished_games_only(self, running_game: Game, staff: Any) -> None:
         with pytest.raises(disputes.RemedyNotAllowed, match="finished games only"):
             disputes.florins_adjust(
