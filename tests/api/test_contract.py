@@ -7,6 +7,7 @@ missing from both would pass there. Here the field lists are copied from api.md 
 from __future__ import annotations
 
 import copy
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -305,3 +306,32 @@ def test_the_rules_check_of_a_record_passes_the_real_one_and_fails_tampered_ones
     won = copy.deepcopy(record)
     won["result"]["winner_seat"] = (won["result"]["winner_seat"] + 1) % 3
     assert any("won" in p for p in record_rules_problems(won))
+
+
+def test_every_view_of_a_whole_game_keeps_the_contract(
+    owner: Any, opponent: Any, third: Any, bearer: Bearer
+) -> None:
+    game = three_player_game(owner, opponent, third, variant="expert", seed="contract-1")
+    clients = [bearer(user) for user in (owner, opponent, third)]
+    rng = random.Random(4)
+    seen: set[str] = set()
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.status != GameStatus.IN_PROGRESS:
+            break
+        if game.to_act_seat is None:
+            hand = clients[0].get(game_url(game)).json()["hand_number"]
+            services.hand_settle(game_id=game.pk, hand_number=hand)
+            continue
+        seat = game.to_act_seat
+        view = clients[seat].get(game_url(game)).json()
+        _check_view(view, seat=seat, player_count=3)
+        seen |= {action["type"] for action in view["legal_actions"]}
+        action = rng.choice(view["legal_actions"])
+        after = clients[seat].post(
+            game_url(game, "actions"), {"action": action, "version": view["version"]}, format="json"
+        )
+        assert after.status_code == 200, after.json()
+        _check_view(after.json(), seat=seat, player_count=3)
+    assert game.status == GameStatus.FINISHED
+    assert seen >= {"choose_edict", "papal_bull", "sin", "pass", "play"}, seen
