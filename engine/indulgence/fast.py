@@ -2,11 +2,15 @@
 
 For bots (Monte Carlo playouts from a real or determinized state) and the benchmark.
 It shares the scoring code with the validated rules (:mod:`.settlement`: early end,
-ties, settlement; the trick winner uses the same key as ``settlement.trick_winner``),
-and a test plays thousands of hands through both paths and compares them.
+ties, settlement); the trick winner is the largest :func:`trick_key`, and
+``hand_decided`` is only asked where ``settlement.may_decide`` allows. Tests play
+thousands of hands through both paths and compare them (docs/engine.md "The fast
+path").
 
-Random choices are uniform over the legal actions in ``legal_actions`` order, but
-drawn with ``rng.random()`` (faster than ``randrange``), so the same ``rng`` does not
+Every choice is uniform over the legal actions, drawn with ``rng.random()`` (faster
+than ``randrange``): following from a table of the led family's held cards, "any card"
+from the bit set or, in ``random_game``, from the seat's dealt stack (its cards in the
+deal's random order: exactly uniform, see ``_play_hand``). So the same ``rng`` does not
 make the same choices as a bot calling ``rng.choice`` on the validated path; pass a
 ``log`` list to get the actions taken and replay them there.
 """
@@ -213,7 +217,14 @@ def _last_families(edicts: Sequence[Edict]) -> tuple[tuple[int, int], ...]:
 
 def _play_hand(h: _Hand, random: Callable[[], float], log: Log | None) -> Settlement:
     """Play the hand out uniformly at random from wherever it stands, and settle it
-    (``h`` is left holding the end of the hand)."""
+    (``h`` is left holding the end of the hand; ``h.hands`` stays as it was).
+
+    With ``h.stacks`` (per seat, its cards in uniformly random order), a pick of any
+    card of the whole hand pops the stack down to its top card still held. That card is
+    uniform over the held cards, and the held cards' order stays uniformly random: the
+    other picks (following from the table, the restricted first lead) never look at the
+    order, and taking the first held card of a uniform order leaves the rest uniform.
+    """
     n = h.n
     ruler = h.ruler
     phase = h.phase
