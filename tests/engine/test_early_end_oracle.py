@@ -167,7 +167,7 @@ def can_change(hand: dict[str, Any], played: int, n: int, rng: random.Random, ex
 
 def test_the_oracle_sees_open_and_closed_hands() -> None:
     # Hand-made: Ruler 0, no sinner, "Don't take any 6s", four players.
-    deal = {"0": [], "1": [], "2": [], "3": []}
+    deal: dict[str, list[str]] = {"0": [], "1": [], "2": [], "3": []}
     sixes_taken = [
         {"leader": 0, "plays": [{"seat": s, "card": c} for s, c in enumerate(cards)], "winner": w}
         for cards, w in ((["B6", "B1", "B2", "B3"], 0), (["M6", "O6", "S6", "M1"], 1))
