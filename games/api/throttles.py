@@ -30,6 +30,8 @@ DEFAULT_RATES = {"anon": "60/min", "user": "1200/min", "actions": "600/min"}
 
 
 class _SettingsRate(throttling.SimpleRateThrottle):
+    num_requests: int | None  # set by SimpleRateThrottle.__init__ from the rate
+    duration: int | None
     _wait: float = 0.0
 
     def get_rate(self) -> Any:

@@ -14,12 +14,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.core.cache import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 
 from games.api.throttles import _SettingsRate
+from tests.settings import TEST_REDIS_URL
 
 
 class _Request:
@@ -33,7 +33,7 @@ class _Throttle(_SettingsRate):
 
     def __init__(self, cache: BaseCache, now: float) -> None:
         self.cache = cache
-        self.timer = lambda: now  # type: ignore[method-assign]
+        self.timer = lambda: now
         self.num_requests, self.duration = self.parse_rate(self.rate)
 
     def get_cache_key(self, request: Any, view: Any) -> str:
@@ -44,7 +44,7 @@ class _Throttle(_SettingsRate):
 def cache(request: pytest.FixtureRequest) -> Iterator[BaseCache]:
     prefix = f"t{uuid.uuid4().hex[:8]}"
     if request.param == "redis":
-        backend: BaseCache = RedisCache(settings.TEST_REDIS_URL, {"KEY_PREFIX": prefix})
+        backend: BaseCache = RedisCache(TEST_REDIS_URL, {"KEY_PREFIX": prefix})
     else:
         backend = LocMemCache(prefix, {})
     yield backend
@@ -92,7 +92,7 @@ def test_the_previous_window_still_weighs_on_the_next(cache: BaseCache) -> None:
 @pytest.mark.redis
 def test_concurrent_requests_never_lose_a_count_on_redis() -> None:
     """What matters across web workers: the production cache's count is atomic."""
-    cache = RedisCache(settings.TEST_REDIS_URL, {"KEY_PREFIX": f"t{uuid.uuid4().hex[:8]}"})
+    cache = RedisCache(TEST_REDIS_URL, {"KEY_PREFIX": f"t{uuid.uuid4().hex[:8]}"})
     start = 600.0 * 1000
     passed: list[bool] = []
     lock = threading.Lock()
