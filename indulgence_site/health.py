@@ -49,8 +49,9 @@ def worker_status() -> dict[str, Any]:
 
     try:
         replies = app.control.ping(timeout=PROBE_TIMEOUT_SECONDS)
-    except OSError as exc:  # broker unreachable (kombu raises OSError subclasses)
-        return {"status": "error", "error": str(exc)[:200]}
+    except Exception as exc:
+        # kombu raises OSError subclasses, kombu.exceptions.OperationalError, redis errors)
+        return {"status": "error", "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
     workers = sorted(name for reply in replies for name in reply)
     if not workers:
         return {"status": "no_workers", "workers": []}

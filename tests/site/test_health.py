@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import pytest
 from django.test import Client, override_settings
 from pytest_django.fixtures import Settings as SettingsWrapper
+
+from tests.tasks.conftest import live_broker, start_worker
+
+__all__ = ["live_broker", "start_worker"]  # fixtures shared with the background-work tests
 
 
 @pytest.mark.django_db
@@ -53,3 +60,43 @@ def test_it_reports_an_unreachable_redis_without_failing_the_request(client: Cli
 @pytest.mark.django_db
 def test_the_suite_runs_on_postgresql_when_it_is_reachable(client: Client) -> None:
     assert client.get("/healthz").json()["database"]["vendor"] == "postgresql"
+
+
+@pytest.mark.django_db
+def test_a_broker_failure_is_reported_as_an_error_not_a_500(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kombu.exceptions import OperationalError
+
+    from indulgence_site.celery import app
+
+    def refuse(**_: object) -> None:
+        raise OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+
+    monkeypatch.setattr(app.control, "ping", refuse)
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["worker"]["status"] == "error"
+    assert "OperationalError" in body["worker"]["error"]
+    assert body["status"] == "degraded"
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_it_reports_a_live_worker_as_ok(start_worker: Any, client: Client) -> None:
+    """A real worker process on the test broker answers the health check's ping."""
+    start_worker()
+    deadline = time.monotonic() + 30
+    body: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        body = client.get("/healthz").json()
+        if body["worker"]["status"] == "ok":
+            break
+        time.sleep(0.5)
+    assert body["worker"]["status"] == "ok", body
+    assert body["worker"]["workers"]
+    assert body["redis"] == {"status": "ok"}
+    assert body["status"] == "ok"
