@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +24,48 @@ def test_it_has_every_service_of_the_stack() -> None:
     assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
 
 
-def test_services_with_a_daemon_have_health_checks() -> None:
+def test_every_long_running_service_has_a_health_check() -> None:
     services = compose()["services"]
-    for name in ("postgres", "redis", "web", "streams", "worker"):
+    long_running = {name for name, service in services.items() if name != "migrate"}
+    assert long_running == {"postgres", "redis", "web", "streams", "worker", "beat"}
+    for name in long_running:
         assert "test" in services[name]["healthcheck"], name
+
+
+def test_the_beat_health_check_fails_on_a_stale_schedule_file(tmp_path: Path) -> None:
+    """Run beat's health check command itself against a fresh and a stale schedule file."""
+    test = compose()["services"]["beat"]["healthcheck"]["test"]
+    assert test[:2] == ["CMD", "python"]
+    code = test[3].replace("/tmp/celerybeat-schedule", str(tmp_path / "celerybeat-schedule"))
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 1  # none
+    schedule = tmp_path / "celerybeat-schedule"
+    schedule.write_bytes(b"")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+    old = time.time() - 11 * 60
+    os.utime(schedule, (old, old))
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 1
+
+
+def test_the_secret_key_is_required_without_breaking_compose_config() -> None:
+    """`${SECRET_KEY:?}` would make `docker compose config` fail without the variable; an
+    empty default parses, and production settings refuse to start without a key."""
+    env = compose()["x-app"]["environment"]
+    assert env["SECRET_KEY"] == "${SECRET_KEY:-}"
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "indulgence_site.settings",
+            "DJANGO_ENV": "production",
+            "SECRET_KEY": "",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode != 0
+    assert "SECRET_KEY must be set" in done.stderr
 
 
 def test_app_services_are_configured_from_the_environment() -> None:
