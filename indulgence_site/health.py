@@ -49,8 +49,8 @@ def worker_status() -> dict[str, Any]:
 
     try:
         replies = app.control.ping(timeout=PROBE_TIMEOUT_SECONDS)
-    except Exception as exc:
-        # kombu raises OSError subclasses, kombu.exceptions.OperationalError, redis errors)
+    except Exception as exc:  # any broker failure is a status here, never a 500:
+        # kombu raises OSError subclasses, kombu.exceptions.OperationalError, redis errors
         return {"status": "error", "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
     workers = sorted(name for reply in replies for name in reply)
     if not workers:

@@ -14,6 +14,7 @@ from django.utils import translation
 SERVICE_MARKERS = {
     "postgres": ("POSTGRES_AVAILABLE", "PostgreSQL", "TEST_DATABASE_URL"),
     "redis": ("REDIS_AVAILABLE", "Redis", "TEST_REDIS_URL"),
+    "browser": ("CHROMIUM_AVAILABLE", "Chromium (apt-get install chromium)", "CHROMIUM_PATH"),
 }
 _service_skips: dict[str, int] = {name: 0 for name in SERVICE_MARKERS}
 
@@ -28,7 +29,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if item.get_closest_marker(marker) is None or getattr(settings, flag):
                 continue
             _service_skips[marker] += 1
-            reason = f"{label} is not reachable at {getattr(settings, url_setting)}"
+            reason = f"{label} is not available at {getattr(settings, url_setting)}"
             if not _require_services():  # with REQUIRE_SERVICES, setup fails it instead
                 item.add_marker(pytest.mark.skip(reason=reason))
 
@@ -39,7 +40,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker, (flag, label, url_setting) in SERVICE_MARKERS.items():
         if item.get_closest_marker(marker) is not None and not getattr(settings, flag):
             url = getattr(settings, url_setting)
-            pytest.fail(f"REQUIRE_SERVICES=1 but {label} is not reachable at {url}")
+            pytest.fail(f"REQUIRE_SERVICES=1 but {label} is not available at {url}")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -47,13 +48,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.write_line(
         f"SERVICES: database={database['ENGINE'].rsplit('.', 1)[-1]} "
         f"postgres={'reachable' if settings.POSTGRES_AVAILABLE else 'UNREACHABLE'} "
-        f"redis={'reachable' if settings.REDIS_AVAILABLE else 'UNREACHABLE'}"
+        f"redis={'reachable' if settings.REDIS_AVAILABLE else 'UNREACHABLE'} "
+        f"chromium={'found' if settings.CHROMIUM_AVAILABLE else 'MISSING'}"
     )
     skipped = sum(_service_skips.values())
     if skipped:
         detail = ", ".join(f"{n} {name}" for name, n in _service_skips.items() if n)
         terminalreporter.write_line(
-            f"!!! SERVICE TESTS NOT RUN: {skipped} ({detail}): start the services or see README",
+            f"!!! SERVICE TESTS NOT RUN: {skipped} ({detail}): start the services or install "
+            "chromium, see README",
             red=True,
             bold=True,
         )

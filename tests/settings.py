@@ -10,8 +10,6 @@ Set TEST_DATABASE_URL=sqlite to force SQLite.
 from __future__ import annotations
 
 import os
-import socket
-from urllib.parse import urlparse
 
 import dj_database_url
 
@@ -22,19 +20,40 @@ TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://127.0.0.1:
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
-def reachable(url: str, default_port: int) -> bool:
-    """True when something accepts a TCP connection at the URL's host and port."""
-    parsed = urlparse(url)
-    host = parsed.hostname or "127.0.0.1"
+def postgres_answers(url: str) -> bool:
+    """True when a real connection to the URL's database succeeds (a TCP port that answers
+    is not enough: a refused role or a missing database falls back to SQLite, loudly)."""
     try:
-        with socket.create_connection((host, parsed.port or default_port), timeout=0.5):
-            return True
-    except OSError:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=2) as conn:
+            conn.execute("SELECT 1")
+        return True
+    except Exception:  # any failure means: not usable for the suite
         return False
 
 
-POSTGRES_AVAILABLE = TEST_DATABASE_URL.startswith("postgres") and reachable(TEST_DATABASE_URL, 5432)
-REDIS_AVAILABLE = reachable(TEST_REDIS_URL, 6379)
+def redis_answers(url: str) -> bool:
+    """True when the Redis server at the URL answers PING."""
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except Exception:  # any failure: no Redis for the suite
+        return False
+
+
+POSTGRES_AVAILABLE = TEST_DATABASE_URL.startswith("postgres") and postgres_answers(
+    TEST_DATABASE_URL
+)
+REDIS_AVAILABLE = redis_answers(TEST_REDIS_URL)
+# Browser tests drive Debian's Chromium (apt-get install chromium) through Playwright.
+CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_AVAILABLE = os.access(CHROMIUM_PATH, os.X_OK)
 
 if POSTGRES_AVAILABLE:
     DATABASES = {"default": dj_database_url.parse(TEST_DATABASE_URL, conn_max_age=0)}

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.web.conftest import compile_translations_once
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM = settings.CHROMIUM_PATH  # tests/settings.py: missing -> one loud skip line
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--headless",
