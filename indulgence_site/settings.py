@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so that it sees the views' exceptions first: an unreachable database is a 503.
+    "games.db_errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "indulgence_site.urls"
