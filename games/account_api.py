@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 
 from games import notifications, selectors, webhooks
 from games.api.pagination import Pagination
+from games.api.parsers import LimitedJSONParser, refuse_oversized
 from games.api.permissions import Authenticated, TokenScopes
 from games.api.schema import READ_CODES, WRITE_CODES, ApiAutoSchema, errors
 from games.errors import InvalidRequest, NotFound
@@ -41,8 +42,8 @@ def _user(request: Request) -> User:
 
 # --- documented shapes (the OpenAPI schema only: the views return the helpers' dicts) ----
 
-# The account views parse JSON with DRF's own parser: no 413 of their own.
-ACCOUNT_WRITE_CODES = tuple(code for code in WRITE_CODES if code != "payload_too_large")
+# The account views take the same bodies as the game API: JSON, at most 64 KiB (413).
+ACCOUNT_WRITE_CODES = WRITE_CODES
 # Writes that read no body.
 BODILESS_WRITE_CODES = ("not_authenticated", "insufficient_scope", "csrf_failed")
 PAGE_PARAMETERS = [
@@ -255,7 +256,12 @@ MARKED_READ_EXAMPLE = OpenApiExample(
 
 class AccountView(APIView):
     permission_classes = [Authenticated, TokenScopes]  # noqa: RUF012 (DRF's class attribute)
+    parser_classes = [LimitedJSONParser]  # noqa: RUF012
     schema = ApiAutoSchema()
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        refuse_oversized(request)  # 413 payload_too_large, as in the game API
+        super().initial(request, *args, **kwargs)
 
 
 class NotificationsView(AccountView):

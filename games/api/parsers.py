@@ -31,6 +31,16 @@ def too_large(size: int | None = None) -> PayloadTooLarge:
     )
 
 
+def refuse_oversized(request: Any) -> None:
+    """Refuse a body by its announced length, before reading any of it."""
+    try:
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        size = 0
+    if size > max_body_bytes():
+        raise too_large(size)
+
+
 class LimitedJSONParser(JSONParser):
     def parse(
         self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None

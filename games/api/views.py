@@ -22,7 +22,7 @@ from games import selectors, services
 from games.api import examples
 from games.api import serializers as s
 from games.api.pagination import Pagination
-from games.api.parsers import LimitedJSONParser, max_body_bytes, too_large
+from games.api.parsers import LimitedJSONParser, refuse_oversized
 from games.api.permissions import Authenticated, SessionOnly, TokenScopes, token_scopes
 from games.api.schema import IDEMPOTENCY_KEY, READ_CODES, WRITE_CODES, ApiAutoSchema, errors
 from games.api.throttles import ActionThrottle
@@ -45,13 +45,7 @@ class ApiView(APIView):
         method = (request.method or "").lower()
         if method not in self.http_method_names or not hasattr(self, method):
             raise exceptions.MethodNotAllowed(request.method or "")
-        # Refuse an oversized body by its announced length, before reading any of it.
-        try:
-            size = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            size = 0
-        if size > max_body_bytes():
-            raise too_large(size)
+        refuse_oversized(request)  # by its announced length, before reading any of it
         super().initial(request, *args, **kwargs)
 
     def allows_anonymous(self, method: str) -> bool:
