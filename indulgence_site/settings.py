@@ -286,6 +286,16 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", CELERY_T
 CELERY_BEAT_SCHEDULE = {
     "deadlines-sweep": {"task": "games.deadlines_sweep", "schedule": DEADLINE_SWEEP_SECONDS},
 }
+# Web page writes (games.web.ratelimit): "N/sec|min|hour|day", or "" for no limit.
+WEB_RATE_LIMITS = {
+    scope: os.environ.get(f"WEB_RATE_{scope.upper()}", default)
+    for scope, default in {
+        "act": "120/min",
+        "create": "20/min",
+        "login": "10/min",
+        "signup": "10/hour",
+    }.items()
+}
 # Server-Sent Events (games.streams).
 EVENTS_CHANNEL_PREFIX = os.environ.get("EVENTS_CHANNEL_PREFIX", "indulgence")
 STREAM_KEEPALIVE_SECONDS = float(os.environ.get("STREAM_KEEPALIVE_SECONDS", "15"))

@@ -1,8 +1,10 @@
 """Top-level URL configuration."""
 
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
+from games.web.ratelimit import rate_limited
 from indulgence_site.health import healthz
 
 urlpatterns = [
@@ -13,6 +15,8 @@ urlpatterns = [
     path("", include("games.live_urls")),
     path("api/v1/", include("games.api_disputes")),  # before games.api.urls' catch-all 404
     path("api/v1/", include("games.api.urls")),
+    # Log-in attempts are rate limited (games.web.ratelimit); the rest of auth as Django's.
+    path("accounts/login/", rate_limited("login")(LoginView.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.web.urls")),

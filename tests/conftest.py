@@ -92,6 +92,15 @@ def _default_language() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_counters() -> None:
+    """Rate counters live in the (local-memory) cache: each test starts with none, as a
+    new minute would (every test signs up and logs in from the same 127.0.0.1)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 # --- the cast: owner (creates games, seat 0), opponent, third, outsider (no seat), staff ---
 
 

@@ -48,23 +48,28 @@ class _SettingsRate(throttling.SimpleRateThrottle):
         limit, duration = self.num_requests, self.duration
         assert limit is not None
         assert duration is not None
-        now = self.timer()
-        window = int(now // duration)
-        elapsed = now - window * duration
-        count, previous = _count(
-            self.cache, f"{self.key}:{window}", f"{self.key}:{window - 1}", 2 * duration
-        )
-        overlap = 1.0 - elapsed / duration  # share of the previous window still in view
-        if previous * overlap + count <= limit:
-            return True
-        if count >= limit:  # even the current window alone is full: wait for the next
-            self._wait = duration - elapsed
-        else:  # wait until enough of the previous window has slid out of view
-            self._wait = duration * (1.0 - (limit - count) / previous) - elapsed
-        return False
+        self._wait = sliding_window_wait(self.cache, self.key, limit, duration, self.timer())
+        return self._wait == 0.0
 
     def wait(self) -> float | None:
         return float(max(1, math.ceil(self._wait)))
+
+
+def sliding_window_wait(
+    cache: BaseCache, key: str, limit: int, duration: int, now: float
+) -> float:
+    """Count one request under ``key``; 0.0 if it is within ``limit`` per ``duration``
+    seconds, else the seconds to wait before the next one would be."""
+    window = int(now // duration)
+    elapsed = now - window * duration
+    count, previous = _count(cache, f"{key}:{window}", f"{key}:{window - 1}", 2 * duration)
+    overlap = 1.0 - elapsed / duration  # share of the previous window still in view
+    if previous * overlap + count <= limit:
+        return 0.0
+    if count >= limit:  # even the current window alone is full: wait for the next
+        return max(duration - elapsed, 1e-3)
+    # Wait until enough of the previous window has slid out of view.
+    return max(duration * (1.0 - (limit - count) / previous) - elapsed, 1e-3)
 
 
 def _count(cache: BaseCache, key: str, previous_key: str, timeout: int) -> tuple[int, int]:

@@ -3,16 +3,17 @@
 from django.urls import path
 
 from games.web import views
+from games.web.ratelimit import rate_limited
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("play-now", views.play_now, name="play_now"),
-    path("accounts/signup/", views.signup, name="signup"),
+    path("play-now", rate_limited("create")(views.play_now), name="play_now"),
+    path("accounts/signup/", rate_limited("signup")(views.signup), name="signup"),
     path("language", views.language_set, name="language"),
     path("lobby/", views.lobby, name="lobby"),
-    path("games/new", views.game_create, name="game_create"),
+    path("games/new", rate_limited("create")(views.game_create), name="game_create"),
     path("games/<int:game_id>/", views.game_table, name="table"),
-    path("games/<int:game_id>/act", views.game_act, name="act"),
+    path("games/<int:game_id>/act", rate_limited("act")(views.game_act), name="act"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/history", views.game_history, name="history"),
     path("games/<int:game_id>/dispute", views.game_dispute, name="dispute"),
