@@ -35,8 +35,11 @@ from games.web import forms, table, vocab
 
 TABLE_TEMPLATE = "games/table.html"
 TABLE_PARTS = frozenset({"table", "hand", "trick", "edicts", "seats", "status", "settlement"})
-POLL_NO_CHANGE = 204  # htmx: no swap, keep polling
-POLL_STOP = 286  # htmx: stop polling (the game will not change again)
+# The polling fallback: 304 Not Modified when nothing changed (base.html's htmx-config
+# makes htmx keep the table and go on polling: htmx 2 would otherwise swap the empty body),
+# 286 with the final table once the game is over (htmx swaps it and stops polling).
+POLL_NO_CHANGE = 304
+POLL_STOP = 286
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -287,14 +290,16 @@ def game_dispute(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The table. ``?since=<version>`` is the live update: 204 when nothing changed, 286
-    when nothing will change any more, else the table partial."""
+    """The table. ``?since=<version>`` is the live update: 304 (empty) when nothing
+    changed, 286 and the final table once the game is over (nothing will change any more),
+    else the table partial."""
     game = _game_or_404(game_id)
     since = request.GET.get("since")
-    if since is not None and since.isdigit() and int(since) == game.version:
-        if game.status in (GameStatus.OPEN, GameStatus.IN_PROGRESS):
-            return HttpResponse(status=POLL_NO_CHANGE)
-        return _table_render(request, game, status=POLL_STOP)
+    unchanged = since is not None and since.isdigit() and int(since) == game.version
+    if since is not None and game.status not in (GameStatus.OPEN, GameStatus.IN_PROGRESS):
+        return _table_render(request, game, status=POLL_STOP, announce=not unchanged)
+    if unchanged:
+        return HttpResponse(status=POLL_NO_CHANGE)
     part = request.GET.get("part", "table")
     if part not in TABLE_PARTS:
         part = "table"

@@ -216,6 +216,9 @@ class TestReplay:
         assert "every 4s" not in final
         assert "Game over" in final
         assert "Replay this game move by move" in final
+        behind = client_for(owner).get(f"/games/{game.pk}/?since={game.version - 3}", **HTMX)
+        assert behind.status_code == 286  # a poller that missed the last moves stops too
+        assert "Game over" in behind.content.decode()
         client = client_for(outsider)
         start = client.get(f"/games/{game.pk}/replay?move=0").content.decode()
         assert "Every hand, revealed" in start
