@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import engine.indulgence as rules
@@ -69,24 +69,51 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
-@require_POST
-@htmx_login_required
+@require_http_methods(["GET", "POST"])
 def play_now(request: HttpRequest) -> HttpResponse:
-    """A 4-player basic game against three heuristic bots, started at once."""
+    """ "Play now against 3 bots": a 4-player basic unrated game, three heuristic bots.
+
+    POST (signed in, CSRF-checked) starts it and goes to the table. A signed-out visitor
+    is sent to sign up with ``next=/play-now``: the sign-up post then starts the game
+    itself (one click), and a log-in comes back here by GET, which only shows the button
+    (a GET never creates anything)."""
+    if not request.user.is_authenticated:
+        if _is_htmx(request):
+            return HttpResponseClientRedirect(f"{reverse('signup')}?next={reverse('play_now')}")
+        return redirect(f"{reverse('signup')}?next={reverse('play_now')}")
+    if request.method == "GET":
+        return render(request, "play_now.html")
+    game = _play_now_game(cast(User, request.user))
+    return _redirect(request, reverse("table", args=[game.pk]))
+
+
+def _play_now_game(user: User) -> Any:
     kinds = sorted(bots.available_kinds())
     kind = "heuristic" if "heuristic" in kinds else kinds[0]
-    game = services.game_create(
-        creator=request.user,  # type: ignore[arg-type]
+    return services.game_create(
+        creator=user,
         player_count=4,
         bots=[(1, kind), (2, kind), (3, kind)],
         rated=False,
     )
-    return _redirect(request, reverse("table", args=[game.pk]))
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The ``next`` of the request (POST, else GET) when it stays on this site, else ""."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    """Sign up, then go to ``next`` (the lobby by default). With ``next=/play-now`` the
+    same post also starts the game against three bots and lands on its table."""
+    target = _safe_next(request)
     if request.user.is_authenticated:
-        return redirect("lobby")
+        return redirect(target or "lobby")
     form = forms.SignupForm(request.POST or None, initial={"language": _current_language()})
     if request.method == "POST" and form.is_valid():
         try:
@@ -100,10 +127,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             translation.activate(form.cleaned_data["language"])
-            response = redirect("lobby")
+            if target == reverse("play_now"):
+                target = reverse("table", args=[_play_now_game(user).pk])
+            response = redirect(target or "lobby")
             _set_language_cookie(response, form.cleaned_data["language"])
             return response
-    return render(request, "registration/signup.html", {"form": form})
+    context = {"form": form, "next": target, "starts_game": target == reverse("play_now")}
+    return render(request, "registration/signup.html", context)
 
 
 @require_POST

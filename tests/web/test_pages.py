@@ -44,11 +44,85 @@ class TestHome:
             True,
         ]
 
-    def test_play_now_needs_an_account(self, client: Client) -> None:
-        response = client.post("/play-now")
+    def test_signed_out_the_play_now_button_leads_to_sign_up_with_next(
+        self, client: Client
+    ) -> None:
+        html = client.get("/").content.decode()
+        assert "Play now against 3 bots" in html
+        assert '<form method="get" action="/accounts/signup/">' in html
+        assert '<input type="hidden" name="next" value="/play-now">' in html
+        assert 'href="/accounts/login/?next=/play-now"' in html
+        page = client.get("/accounts/signup/", {"next": "/play-now"}).content.decode()
+        assert '<input type="hidden" name="next" value="/play-now">' in page
+        assert "Your game against 3 bots starts as soon as your account is created." in page
+
+    def test_signing_up_from_the_button_starts_the_game_and_lands_on_its_table(
+        self, client: Client
+    ) -> None:
+        response = client.post(
+            "/accounts/signup/",
+            {
+                "username": "eager",
+                "password1": "a-long-Passphrase-9",
+                "password2": "a-long-Passphrase-9",
+                "language": "en",
+                "next": "/play-now",
+            },
+        )
+        game = Game.objects.get()
         assert response.status_code == 302
-        assert response["Location"].startswith("/accounts/login/")
+        assert response["Location"] == f"/games/{game.pk}/"
+        seats = list(game.seats.order_by("number").select_related("player__user"))
+        assert seats[0].player.user.username == "eager"
+        assert [s.player.is_bot for s in seats] == [False, True, True, True]
+        assert not game.rated
+        table = client.get(response["Location"])
+        assert table.status_code == 200
+        assert 'id="table"' in table.content.decode()
+
+    def test_sign_up_never_follows_a_next_to_another_site(self, client: Client) -> None:
+        response = client.post(
+            "/accounts/signup/",
+            {
+                "username": "careful",
+                "password1": "a-long-Passphrase-9",
+                "password2": "a-long-Passphrase-9",
+                "language": "en",
+                "next": "https://evil.example/",
+            },
+        )
+        assert response["Location"] == "/lobby/"
         assert not Game.objects.exists()
+
+    @pytest.mark.parametrize("method", ["get", "post"])
+    def test_play_now_signed_out_sends_to_sign_up_and_creates_nothing(
+        self, client: Client, method: str
+    ) -> None:
+        response = getattr(client, method)("/play-now")
+        assert response.status_code == 302
+        assert response["Location"] == "/accounts/signup/?next=/play-now"
+        htmx = getattr(client, method)("/play-now", **HTMX)
+        assert htmx["HX-Redirect"] == "/accounts/signup/?next=/play-now"
+        assert not Game.objects.exists()
+
+    def test_after_log_in_the_get_only_offers_the_button_and_the_post_needs_csrf(
+        self, owner: Any
+    ) -> None:
+        client = Client(enforce_csrf_checks=True)
+        login = client.get("/accounts/login/?next=/play-now").content.decode()
+        assert 'href="/accounts/signup/?next=/play-now"' in login
+        client.force_login(owner)
+        page = client.get("/play-now")
+        html = page.content.decode()
+        assert page.status_code == 200
+        assert '<form method="post" action="/play-now">' in html
+        assert 'name="csrfmiddlewaretoken"' in html
+        assert not Game.objects.exists()  # a GET creates nothing
+        assert client.post("/play-now").status_code == 403  # no CSRF token
+        assert not Game.objects.exists()
+        token = html.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+        response = client.post("/play-now", {"csrfmiddlewaretoken": token})
+        assert response["Location"] == f"/games/{Game.objects.get().pk}/"
 
 
 class TestAccounts:
