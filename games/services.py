@@ -138,6 +138,24 @@ def player_language_set(*, user: User, language: str) -> Player:
     return player
 
 
+DISPLAY_NAME_MAX = 64
+
+
+def player_display_name_set(*, user: User, display_name: str) -> Player:
+    """The name shown at tables and on the leaderboard; blank means the username."""
+    name = " ".join(display_name.split())
+    if len(name) > DISPLAY_NAME_MAX:
+        raise InvalidRequest(
+            _("A display name has at most %(max)d characters.") % {"max": DISPLAY_NAME_MAX}
+        )
+    player = player_ensure(user=user)
+    name = name or user.get_username()
+    if player.display_name != name:
+        player.display_name = name
+        player.save(update_fields=["display_name"])
+    return player
+
+
 # --- creating, joining, starting ----------------------------------------------------------
 
 

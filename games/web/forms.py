@@ -142,3 +142,12 @@ class LeaderboardForm(forms.Form):
     player_count = forms.TypedChoiceField(
         label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int
     )
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=64,
+        required=False,
+        help_text=_("Shown at tables and on the leaderboard. Leave it empty to use your username."),
+    )

@@ -547,6 +547,81 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html", {"edicts": edicts})
 
 
+# --- profile --------------------------------------------------------------------------------
+
+PROFILE_RECENT_GAMES = 10
+
+
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public page: display name (editable by its owner), ratings per variant
+    and player count, recent games. Nothing private (email, language, tokens, webhooks)."""
+    owner = User.objects.filter(username=username).first()
+    player = selectors.player_of(user=owner) if owner is not None else None
+    if owner is None or player is None:
+        raise Http404(_("There is no player called %(name)s.") % {"name": username})
+    is_me = request.user.is_authenticated and request.user.pk == owner.pk
+    form = forms.DisplayNameForm(initial={"display_name": player.display_name})
+    saved = False
+    if request.method == "POST":
+        if not is_me:
+            return HttpResponse(_("Only its owner may change a profile."), status=403)
+        form = forms.DisplayNameForm(request.POST)
+        if form.is_valid():
+            try:
+                player = services.player_display_name_set(
+                    user=owner, display_name=form.cleaned_data["display_name"]
+                )
+            except ServiceError as error:
+                form.add_error("display_name", error.detail)
+            else:
+                if not _is_htmx(request):
+                    messages.success(request, _("Your display name was saved."))
+                    return redirect("profile", username=owner.get_username())
+                form = forms.DisplayNameForm(initial={"display_name": player.display_name})
+                saved = True
+        if _is_htmx(request):
+            context = {"player": player, "owner": owner, "is_me": True, "form": form}
+            return render(request, "profile.html#name", {**context, "saved": saved})
+    ratings = [
+        {
+            "variant_label": vocab.VARIANTS.get(r.variant, r.variant),
+            "player_count": r.player_count,
+            "rating": round(r.ordinal, 2),
+            "mu": round(r.mu, 2),
+            "sigma": round(r.sigma, 2),
+            "games": r.games,
+        }
+        for r in player.ratings.filter(games__gt=0).order_by("variant", "player_count")
+    ]
+    recent = (
+        selectors.game_list(user=owner, mine=True)
+        .exclude(status=GameStatus.VOID)
+        .exclude(status=GameStatus.OPEN)[:PROFILE_RECENT_GAMES]
+    )
+    games = [_lobby_line(selectors.game_summary(game=g, user=request.user)) for g in recent]
+    for line, game in zip(games, recent, strict=True):
+        line["won"] = _won(game, owner)
+    context = {
+        "player": player,
+        "owner": owner,
+        "is_me": is_me,
+        "form": form,
+        "ratings": ratings,
+        "games": games,
+    }
+    template = "profile.html#profile" if _is_htmx(request) else "profile.html"
+    return render(request, template, context)
+
+
+def _won(game: Any, owner: User) -> bool | None:
+    """Whether the profile's owner won this finished game (None while it goes on)."""
+    if game.status != GameStatus.FINISHED or not game.result:
+        return None
+    seat = next((s.number for s in game.seats.all() if s.player.user_id == owner.pk), None)
+    return seat is not None and game.result.get("winner_seat") == seat
+
+
 # --- settings -------------------------------------------------------------------------------
 
 
@@ -620,10 +695,16 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "language_form": forms.LanguageForm(initial={"language": _current_language()}),
         "notification_form": notification_form,
         "token_form": token_form,
-        "tokens": selectors.tokens_of(user=user),
+        "tokens": [
+            {"row": t, "scopes": vocab.labels(vocab.TOKEN_SCOPES, t.scopes)}
+            for t in selectors.tokens_of(user=user)
+        ],
         "new_token": new_token,
         "webhook_form": webhook_form,
-        "webhooks": selectors.webhooks_of(user=user),
+        "webhooks": [
+            {"row": w, "kinds": vocab.labels(vocab.NOTIFICATION_KINDS, w.kinds)}
+            for w in selectors.webhooks_of(user=user)
+        ],
         "new_secret": new_secret,
     }
     part = {"token": "#tokens", "webhook": "#webhooks"}.get(which or "", "")

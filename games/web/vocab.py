@@ -46,6 +46,16 @@ BOT_KINDS = {
     "heuristic": gettext_lazy("Heuristic bot"),
     "ismcts": gettext_lazy("ISMCTS bot"),
 }
+NOTIFICATION_KINDS = {
+    "your_turn": gettext_lazy("your turn"),
+    "reminder": gettext_lazy("reminder"),
+    "game_started": gettext_lazy("game started"),
+    "player_joined": gettext_lazy("player joined"),
+    "game_finished": gettext_lazy("game finished"),
+    "seat_handed_to_bot": gettext_lazy("seat handed to a bot"),
+    "dispute_update": gettext_lazy("dispute update"),
+}
+TOKEN_SCOPES = {"read": gettext_lazy("read"), "play": gettext_lazy("play")}
 RESULT_REASONS = {
     "rounds_complete": gettext_lazy("all three rounds were played"),
     "bankruptcy": gettext_lazy("a player could not pay in full"),
@@ -132,3 +142,8 @@ def _reason_detail(edict_id: str, detail: str) -> str:
         ]
         return _("the most of %(families)s") % {"families": _(", ").join(families)}
     return detail
+
+
+def labels(words: dict[str, Any], keys: list[str]) -> str:
+    """Keys (notification kinds, token scopes) as the reader's words, comma separated."""
+    return _(", ").join(str(words.get(key, key)) for key in keys)

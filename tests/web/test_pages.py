@@ -323,7 +323,10 @@ class TestLeaderboardAndRules:
                 player=user.player, variant="basic", player_count=3, mu=mu, sigma=2.0, games=4
             )
         html = client.get("/leaderboard/?variant=basic&player_count=3").content.decode()
-        rows = [html.index(f"<td>{name}") for name in ("opponent", "owner", "third")]
+        rows = [
+            html.index(f'<td><a href="/players/{name}/">{name}</a>')
+            for name in ("opponent", "owner", "third")
+        ]
         assert rows == sorted(rows)
         assert "<td>24.0</td>" in html  # opponent: 30 - 3 * 2
         partial = client.get("/leaderboard/?variant=basic&player_count=4", **HTMX).content
