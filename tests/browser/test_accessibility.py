@@ -65,6 +65,8 @@ def test_the_main_pages_have_no_serious_accessibility_violations(
         "table": f"/games/{live.pk}/",
         "replay": f"/games/{finished.pk}/replay?move=40",
         "settings": "/settings/",
+        "profile": "/players/reader/",
+        "play now": "/play-now",
         "rules": "/rules/",
         "leaderboard": "/leaderboard/",
     }

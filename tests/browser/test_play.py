@@ -1,4 +1,5 @@
-"""A person signs up, starts a game against three bots and plays a whole hand by clicking."""
+"""A visitor clicks "Play now", signs up and lands at a table against three bots; a player
+plays whole hands of a fixed deal by clicking (edict, sin or pass, cards, settlement)."""
 
 from __future__ import annotations
 
@@ -7,34 +8,103 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
+from games import selectors, services
+from games.models import Game, Move
 from tests.browser.conftest import PHONE, screenshot
-from tests.browser.helpers import log_in, sign_up, table_version, take_one_step
+from tests.browser.helpers import log_in, table_version, take_one_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_new_player_plays_a_whole_hand_against_three_bots(
+def test_a_visitor_clicks_play_now_signs_up_and_lands_at_a_table_against_three_bots(
     live_server: Any, new_page: Any
 ) -> None:
     page = new_page()
-    sign_up(page, live_server.url, "ada")
-    page.get_by_role("button", name="Play now against 3 bots").first.click()
+    page.goto(f"{live_server.url}/")
+    page.get_by_role("button", name="Play now against 3 bots").click()
+    expect(page).to_have_url(f"{live_server.url}/accounts/signup/?next=%2Fplay-now")
+    expect(page.locator("main")).to_contain_text("Your game against 3 bots starts")
+    page.fill("#id_username", "ada")
+    page.fill("#id_password1", "a-long-Passphrase-9")
+    page.fill("#id_password2", "a-long-Passphrase-9")
+    page.click("form.stack button[type=submit]")
     expect(page.locator("#table")).to_be_visible()
     game = Game.objects.get()
     assert page.url == f"{live_server.url}/games/{game.pk}/"
+    seats = list(game.seats.order_by("number").select_related("player__user"))
+    assert seats[0].player.user.username == "ada"
+    assert [s.player.is_bot for s in seats] == [False, True, True, True]
+    expect(page.get_by_role("link", name="Profile")).to_have_attribute("href", "/players/ada/")
     screenshot(page, "table-desktop-start")
-    done: list[str] = []
-    for _ in range(60):
-        if page.locator("#settlement").count():
-            break
-        step = take_one_step(page, sin=False)
-        if step:
-            done.append(step)
+
+
+# A fixed deal (unrated games may choose their seed): the person at seat 0 is the first
+# Ruler; in hand 2 the two heuristic bots before them pass, so they decide sin or pass.
+# Clicking the first edict and then always the first playable card, hand 1 ends with one
+# payment and hand 2 with three (deterministic: bots draw from the seed and the move count).
+SEED = "browser-hand-2"
+HEURISTIC_BOTS = [(1, "heuristic"), (2, "heuristic"), (3, "heuristic")]
+
+
+def _play_cards_until_settled(page: Any, hand: int) -> int:
+    """Click the first playable card whenever it is my turn until the hand is settled."""
+    played = 0
+    settled = page.locator("#settlement summary", has_text=f"Settlement of hand {hand}")
+    for _ in range(200):
+        if settled.count():
+            return played
+        if page.locator("#hand button.card:not([disabled])").count():
+            assert take_one_step(page) == "card"
+            played += 1
         else:
             page.wait_for_timeout(200)
-    expect(page.locator("#settlement")).to_contain_text("Settlement of hand 1")
-    assert "card" in done
+    raise AssertionError(f"hand {hand} was not settled after {played} cards")
+
+
+def test_a_whole_hand_by_clicking_edict_sin_or_pass_cards_and_the_settlement(
+    live_server: Any, new_page: Any, django_user_model: Any
+) -> None:
+    user = django_user_model.objects.create_user(username="ruler", password="pw")
+    game = services.game_create(
+        creator=user, player_count=4, rated=False, seed=SEED, bots=HEURISTIC_BOTS
+    )
+    page = new_page()
+    log_in(page, live_server.url, "ruler")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    # Hand 1: I am the Ruler and choose an edict from the row.
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    first_edict = page.locator("#edicts article.edict").first
+    title = first_edict.locator("h3").inner_text()
+    screenshot(page, "hand-1-edict-row")
+    assert take_one_step(page) == "edict"
+    expect(page.locator("#edicts h2")).to_have_text("Edicts in force")
+    expect(page.locator("#edicts article.force h3").first).to_have_text(title)
+    cards_1 = _play_cards_until_settled(page, 1)
+    assert cards_1 == 9  # every card of my hand, one per trick
+    payments = page.locator("#settlement li")
+    expect(payments).to_have_count(1)
+    expect(payments.first).to_contain_text("paid")
+    expect(payments.first).to_contain_text("florins")
+    screenshot(page, "hand-1-settlement")
+    # Hand 2: seat 1 rules; the bots at seats 2 and 3 passed, now I decide: pass.
+    expect(page.locator("#hand .controls button.sin")).to_be_visible(timeout=45_000)
+    page.locator("#hand .controls button:not(.sin)").click()
+    page.wait_for_function(
+        "() => document.querySelector('#hand .controls') === null"
+        " || document.querySelector('#table .error') !== null"
+    )
+    expect(page.locator("#table .error")).to_have_count(0)
+    cards_2 = _play_cards_until_settled(page, 2)
+    assert 1 <= cards_2 <= 9  # the hand may end early once its outcome is certain
+    expect(page.locator("#settlement li")).to_have_count(3)
+    settlement = selectors.hand_settlements(game=game)
+    assert [len(s.payments) for s in settlement] == [1, 3]
+    for payment in settlement[1].payments:
+        expect(page.locator("#settlement")).to_contain_text(f"{payment['owed']} florins")
+    mine = Move.objects.filter(game=game, seat=0)
+    assert mine.filter(action__type="choose_edict").count() == 1
+    assert mine.filter(action__type="pass").count() == 1
+    assert mine.filter(action__type="play").count() == cards_1 + cards_2
     screenshot(page, "table-desktop-settlement")
     page.set_viewport_size(PHONE)
     screenshot(page, "table-phone-settlement")
