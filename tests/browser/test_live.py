@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from games import selectors, services
 from games.models import Game
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.helpers import log_in, sign_up, table_version, take_one_step
+from tests.helpers import play_humans_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -146,3 +148,45 @@ def test_the_japanese_table_renders(live_server: Any, new_page: Any) -> None:
     screenshot(page, "table-ja-desktop")
     page.set_viewport_size(PHONE)
     screenshot(page, "table-ja-phone")
+
+
+def test_without_the_stream_polling_keeps_the_table_on_304_and_brings_the_next_move(
+    live_server: Any, new_page: Any, django_user_model: Any
+) -> None:
+    alice = django_user_model.objects.create_user(username="alice", password="pw")
+    bob = django_user_model.objects.create_user(username="bob", password="pw")
+    game = services.game_create(
+        creator=alice, player_count=3, rated=False, seed="poll", bots=[(2, "random")]
+    )
+    services.game_join(game_id=game.pk, user=bob)
+    game = play_humans_until(game, {0: alice, 1: bob}, stop_seat=1)  # bob to act
+    page = new_page()
+    page.route("**/stream", lambda route: route.abort())  # no SSE: polling only
+    polls: list[int] = []
+    page.on(
+        "response",
+        lambda r: polls.append(r.status) if "since=" in r.url else None,
+    )
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    shown = table_version(page)
+    assert shown == game.version
+    page.wait_for_function("() => window.indulgenceStreamOpen === false")
+    for _ in range(60):  # polls every 4 s
+        if 304 in polls:
+            break
+        page.wait_for_timeout(250)
+    assert 304 in polls, polls
+    # Nothing changed: the table is still there, as it was (htmx did not swap the 304).
+    expect(page.locator("#seats")).to_be_visible()
+    assert table_version(page) == shown
+    view = selectors.game_view(game=game, user=bob)
+    services.action_submit(
+        game_id=game.pk, user=bob, action=view["legal_actions"][0], expected_version=game.version
+    )
+    page.wait_for_function(
+        "v => Number(document.querySelector('#table').dataset.version) > v",
+        arg=shown,
+        timeout=15_000,
+    )
+    assert 200 in polls
