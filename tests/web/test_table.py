@@ -411,4 +411,5 @@ class TestBudget:
                 action=rng.choice(view["legal_actions"]),
                 expected_version=three_humans.version,
             )
+        print(f"largest table partial: {largest} bytes")
         assert largest > 4 * 1024
