@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -35,7 +35,7 @@ from games.api.throttles import sliding_window_wait
 DEFAULT_LIMITS = {"act": "120/min", "create": "20/min", "login": "10/min", "signup": "10/hour"}
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
@@ -83,7 +83,7 @@ def rate_limited(scope: str) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             limit = _limit(scope)
             if request.method == "POST" and limit is not None:
                 number, period = limit

@@ -22,7 +22,7 @@ from tests.proof.test_csrf import Cast, web_routes
 pytestmark = pytest.mark.django_db
 
 ROLES = (None, "outsider", "owner", "staff")
-LOGIN = "302 login"
+LOGIN = "302 login"  # sent to log in (or sign up) first
 # URL name -> GET status for (anonymous, outsider, seated player, staff). The game is a
 # running rated game, the dispute is open. "302 login": sent to log in first.
 GET: dict[str, tuple[str, str, str, str]] = {
@@ -53,7 +53,10 @@ GET: dict[str, tuple[str, str, str, str]] = {
     "dispute": ("405", "405", "405", "405"),
     "join": ("405", "405", "405", "405"),
     "game_create": ("405", "405", "405", "405"),
-    "play_now": ("405", "405", "405", "405"),
+    # Signed out: to sign-up (then the game starts); signed in: a page with the POST button.
+    "play_now": (LOGIN, "200", "200", "200"),
+    # Public profiles: display name, ratings, recent games (nothing private).
+    "profile": ("200", "200", "200", "200"),
     "language": ("405", "405", "405", "405"),
     "logout": ("405", "405", "405", "405"),
     "staff:act": ("405", "405", "405", "405"),
@@ -67,6 +70,7 @@ def _url(name: str, route: str, cast: Cast) -> str:
         "action": "review",
         "token": "forged",
         "uidb64": "MQ",
+        "username": cast.owner.username,
     }
     params = re.findall(r"<(?:\w+:)?(\w+)>", route)
     return reverse(name, kwargs={p: values[p] for p in params})
@@ -80,7 +84,9 @@ def _client(cast: Cast, role: str | None) -> Client:
 
 
 def _status(response: Any) -> str:
-    if response.status_code == 302 and response["Location"].startswith("/accounts/login/"):
+    if response.status_code == 302 and response["Location"].startswith(
+        ("/accounts/login/", "/accounts/signup/")
+    ):
         return LOGIN
     return str(response.status_code)
 

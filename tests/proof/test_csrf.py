@@ -141,6 +141,11 @@ POSTS: dict[str, Post] = {
         NONE,
     ),
     "set_language": (None, NONE, lambda c: {"language": "ja", "next": "/"}),
+    "profile": (
+        "owner",
+        lambda c: {"username": c.owner.username},
+        lambda c: {"display_name": "The Owner"},
+    ),
 }
 # Other kwargs an address may need, to try a POST at it.
 DEFAULT_KWARGS: dict[str, Callable[[Cast], Any]] = {
@@ -149,6 +154,7 @@ DEFAULT_KWARGS: dict[str, Callable[[Cast], Any]] = {
     "action": lambda c: "review",
     "token": lambda c: "x",
     "uidb64": lambda c: urlsafe_base64_encode(force_bytes(c.owner.pk)),
+    "username": lambda c: c.owner.username,
 }
 
 
