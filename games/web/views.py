@@ -83,7 +83,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return redirect(f"{reverse('signup')}?next={reverse('play_now')}")
     if request.method == "GET":
         return render(request, "play_now.html")
-    game = _play_now_game(cast(User, request.user))
+    game = _play_now_game(request.user)
     return _redirect(request, reverse("table", args=[game.pk]))
 
 
