@@ -294,6 +294,7 @@ WEB_RATE_LIMITS = {
         "create": "20/min",
         "login": "10/min",
         "signup": "10/hour",
+        "profile": "30/min",
     }.items()
 }
 # Server-Sent Events (games.streams).

@@ -13,6 +13,7 @@ act        120/min     a move posted from the table
 create     20/min      "play now" and "create a game"
 login      10/min      log-in attempts, per address and username
 signup     10/hour     new accounts, per address
+profile    30/min      display-name changes on the profile page
 =========  ==========  ===================================================
 """
 
@@ -32,7 +33,13 @@ from django.utils.translation import gettext as _
 
 from games.api.throttles import sliding_window_wait
 
-DEFAULT_LIMITS = {"act": "120/min", "create": "20/min", "login": "10/min", "signup": "10/hour"}
+DEFAULT_LIMITS = {
+    "act": "120/min",
+    "create": "20/min",
+    "login": "10/min",
+    "signup": "10/hour",
+    "profile": "30/min",
+}
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 View = Callable[..., HttpResponseBase]

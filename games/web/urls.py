@@ -19,7 +19,7 @@ urlpatterns = [
     path("games/<int:game_id>/dispute", views.game_dispute, name="dispute"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
-    path("players/<str:username>/", views.profile, name="profile"),
+    path("players/<str:username>/", rate_limited("profile")(views.profile), name="profile"),
     path("rules/", views.rules_page, name="rules"),
     path("settings/", views.account_settings, name="settings"),
 ]

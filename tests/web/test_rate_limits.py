@@ -106,3 +106,14 @@ def test_an_empty_rate_means_no_limit(settings: SettingsWrapper, owner: Any) -> 
     client.force_login(owner)
     for _ in range(5):
         assert client.post("/play-now").status_code == 302
+
+
+def test_display_name_changes_are_limited(settings: SettingsWrapper, owner: Any) -> None:
+    _limits(settings, profile="2/min")
+    client = Client()
+    client.force_login(owner)
+    url = f"/players/{owner.username}/"
+    for n in range(2):
+        assert client.post(url, {"display_name": f"Owner {n}"}).status_code in {200, 302}
+    assert client.post(url, {"display_name": "Owner 3"}).status_code == 429
+    assert client.get(url).status_code == 200  # reading is never counted
