@@ -5,22 +5,33 @@ Redis comes back on the same port, and the work queued while it was down complet
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from celery import Task
 from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.test import Client as DjangoClient
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from games import deadlines, services
-from games.models import Game, GameStatus, Move
+from games import deadlines, selectors, services, tasks
+from games.models import (
+    DeliveryStatus,
+    Game,
+    GameStatus,
+    HandSettlement,
+    Move,
+    WebhookDelivery,
+)
 from indulgence_site.celery import app as celery_app
 from tests.api.support import Client, game_url
 from tests.helpers import snapshot_mismatches
 from tests.procs import QUEUE, Worker, wait_until
 from tests.proof.faults import PrivateRedis
 from tests.tasks.conftest import _reset_producer_pool
+from tests.tasks.test_webhooks import Receiver, register, your_turn
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -123,37 +134,189 @@ def test_a_move_made_while_redis_is_down_is_kept_and_its_bot_reply_follows_when_
     assert seqs == list(range(1, len(seqs) + 1))
 
 
-def test_a_task_delivered_twice_to_a_real_worker_changes_nothing_the_second_time(
-    redis_broker: PrivateRedis, worker: Worker
-) -> None:
-    from games import tasks
+# --- A task delivered twice -------------------------------------------------------------
+# Redis with acks_late delivers at least once: a worker that dies between its commit and
+# its acknowledgement gets the task again, and two worker processes may run copies at the
+# same moment. Here each kind of task is delivered twice WHILE IT IS DUE (a bot turn at the
+# game's current version with that bot to act, the settlement of a finished hand, a
+# pending webhook delivery) to a worker with two processes, and the two copies are made
+# to race: the test holds the row the task locks (the game; the delivery) until both
+# copies are blocked on it, then lets go.
+#
+# Why this can fail: both copies have passed their first, unlocked reads when they block,
+# so each would write if the check made under the lock were missing.
+# - bot turn: without the version check after ``_lock_game`` in services.bot_turn_play,
+#   the second copy appends a second bot move computed from the stale state (an extra
+#   move by the same seat, and the moves no longer match the single-delivery reference);
+# - settlement: without the "still due, same hand" checks and the unique HandSettlement
+#   claim in services.hand_settle, the second copy settles hand n again (two rows, two
+#   "advance" moves);
+# - webhook: without the conditional UPDATE (pending -> sending) in
+#   webhooks.delivery_attempt, both copies POST (the receiver counts two requests).
 
-    owner = get_user_model().objects.create_user(username="owner", password="pw")
-    game = services.game_create(
-        creator=owner,
-        player_count=3,
-        rated=False,
-        seed="twice",
-        bots=[(1, "random"), (2, "random")],
+
+def _lock_waiters() -> int:
+    """Database sessions of this test database waiting for a row lock."""
+    with connection.cursor() as cursor:
+        # Inside a transaction the statistics views are a snapshot: drop it first.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def _race_two_copies(lock: Callable[[], object], send: Callable[[], object]) -> None:
+    """Hold ``lock``'s row lock, send two copies, wait until both wait on it, let go."""
+    with transaction.atomic():
+        lock()
+        send()
+        send()
+        wait_until(lambda: _lock_waiters() >= 2, timeout=30, what="both copies to block")
+
+
+def _queue_empty() -> bool:
+    with celery_app.connection_for_write() as conn:
+        return int(conn.default_channel.client.llen(QUEUE)) == 0
+
+
+def _step(game_id: int, owner: Any) -> bool:
+    """One step of the game in this process (each task run once); False once it is over."""
+    game = Game.objects.get(pk=game_id)
+    if game.status != GameStatus.IN_PROGRESS:
+        return False
+    view = selectors.game_view(game=game, user=owner)
+    if game.to_act_seat == 0:
+        services.action_submit(
+            game_id=game_id,
+            user=owner,
+            action=view["legal_actions"][0],
+            expected_version=view["version"],
+        )
+    elif game.to_act_seat is not None:
+        assert services.bot_turn_play(game_id=game_id, expected_version=game.version)
+    else:
+        assert services.hand_settle(game_id=game_id, hand_number=view["hand_number"])
+    return True
+
+
+def _moves(game_id: int) -> list[tuple[Any, ...]]:
+    return list(
+        Move.objects.filter(game_id=game_id)
+        .order_by("seq")
+        .values_list("seq", "seat", "action", "actor_kind")
     )
-    wait_until(lambda: _owner_to_act(game), timeout=60, what="the bots to reach the owner")
-    moves = Move.objects.filter(game=game).count()
-    version = game.version
-    # The same bot turn as the one already played, twice more; and a settlement of hand 1
-    # (not due): each must find nothing to do.
-    stale = [tasks.bot_turn.delay(game.pk, version - 1) for _ in range(2)]
-    stale += [tasks.hand_settle.delay(game.pk, 1) for _ in range(2)]
-    assert len({result.id for result in stale}) == 4
-    fence = tasks.bot_turn.delay(game.pk, version)  # processed after them (concurrency 1)
 
-    def drained() -> bool:
-        client = celery_app.connection_for_write()
-        with client as conn:
-            return conn.default_channel.client.llen(QUEUE) == 0
 
-    wait_until(drained, timeout=30, what="the worker to take the duplicate tasks")
-    time.sleep(1.0)  # the last one taken is being run
+def _quiet(game: Game) -> None:
+    """The worker has played on to the owner's turn (or the end) and taken every copy."""
+
+    def owner_turn() -> bool:
+        game.refresh_from_db()
+        return game.to_act_seat == 0 or game.status != GameStatus.IN_PROGRESS
+
+    wait_until(owner_turn, timeout=60, what="the worker to play on to the owner")
+    wait_until(_queue_empty, timeout=30, what="the worker to take every copy")
+    time.sleep(1.0)  # a copy taken last may still be running: let it (not) write
     game.refresh_from_db()
-    assert fence.id
-    assert (game.version, Move.objects.filter(game=game).count()) == (version, moves)
-    assert game.to_act_seat == 0
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]:
+    """Tasks this test process would queue are recorded, not sent: the test sends the
+    copies itself (the worker's own follow-up tasks are sent as usual)."""
+    record: list[tuple[str, tuple[Any, ...]]] = []
+
+    def keep(task: Task, *args: Any) -> None:
+        record.append((task.name, args))
+
+    monkeypatch.setattr(tasks, "enqueue_on_commit", keep)
+    return record
+
+
+def test_live_tasks_delivered_twice_act_once(
+    redis_broker: PrivateRedis,
+    tmp_path: Path,
+    queued: list[tuple[str, tuple[Any, ...]]],
+) -> None:
+    owner = get_user_model().objects.create_user(username="owner", password="pw")
+    bots = [(1, "random"), (2, "heuristic")]
+    live = services.game_create(creator=owner, player_count=3, rated=False, seed="twice", bots=bots)
+    worker = Worker(tmp_path, concurrency=2, REDIS_URL=redis_broker.url)
+    receiver = Receiver(failures=0)
+    try:
+        # 1. A bot turn, due: a bot is to act at ``version``.
+        while live.to_act_seat not in (1, 2):
+            assert _step(live.pk, owner)
+            live.refresh_from_db()
+        version, moves_before = live.version, Move.objects.filter(game=live).count()
+        bot_seat = live.to_act_seat
+        assert ("games.bot_turn", (live.pk, version)) in queued  # the copies are the real task
+        _race_two_copies(
+            lambda: Game.objects.select_for_update().get(pk=live.pk),
+            lambda: tasks.bot_turn.delay(live.pk, version),
+        )
+        _quiet(live)
+        after = _moves(live.pk)
+        bot_move = [m for m in after if m[0] == moves_before + 1]
+        assert [m[1] for m in bot_move] == [bot_seat]  # one move, by the bot to act
+        # (a second copy writing from the stale state would add a move the single-delivery
+        # reference below does not have)
+
+        # 2. A settlement, due: the hand is finished and not settled.
+        while live.status == GameStatus.IN_PROGRESS and live.to_act_seat is not None:
+            assert _step(live.pk, owner)
+            live.refresh_from_db()
+        assert live.status == GameStatus.IN_PROGRESS
+        hand = selectors.game_view(game=live, user=owner)["hand_number"]
+        assert ("games.hand_settle", (live.pk, hand)) in queued
+        assert not HandSettlement.objects.filter(game=live, hand_number=hand).exists()
+        _race_two_copies(
+            lambda: Game.objects.select_for_update().get(pk=live.pk),
+            lambda: tasks.hand_settle.delay(live.pk, hand),
+        )
+        _quiet(live)
+        assert HandSettlement.objects.filter(game=live, hand_number=hand).count() == 1
+        settled = list(
+            HandSettlement.objects.filter(game=live).values_list("hand_number", flat=True)
+        )
+        assert sorted(settled) == list(range(1, hand + 1))
+        advances = [m for m in _moves(live.pk) if m[2] == {"type": "advance"}]
+        assert len(advances) == len(settled) == hand
+
+        # The whole game so far is move for move the game played with single delivery.
+        final = _moves(live.pk)
+        reference = services.game_create(
+            creator=owner, player_count=3, rated=False, seed="twice", bots=bots
+        )
+        while Move.objects.filter(game=reference).count() < len(final):
+            assert _step(reference.pk, owner)
+        assert [m[1:] for m in final] == [m[1:] for m in _moves(reference.pk)]
+        reference.refresh_from_db()
+        assert reference.version == live.version
+
+        # 3. A webhook delivery, pending: posted once.
+        register(owner, receiver.url)
+        your_turn(owner)
+        [delivery_id] = [args[0] for name, args in queued if name == "games.webhook_deliver"]
+        _race_two_copies(
+            lambda: WebhookDelivery.objects.select_for_update().get(pk=delivery_id),
+            lambda: tasks.webhook_deliver.delay(delivery_id),
+        )
+
+        def delivered() -> bool:
+            return WebhookDelivery.objects.filter(
+                pk=delivery_id, status=DeliveryStatus.SUCCEEDED
+            ).exists()
+
+        wait_until(delivered, timeout=30, what="the delivery")
+        wait_until(_queue_empty, timeout=30, what="the worker to take every copy")
+        time.sleep(1.0)
+        assert len(receiver.requests) == 1
+        assert WebhookDelivery.objects.get(pk=delivery_id).attempts == 1
+        assert not snapshot_mismatches()
+    finally:
+        receiver.close()
+        worker.kill()
