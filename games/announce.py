@@ -16,11 +16,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.contrib.auth.models import User
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 import engine.indulgence as rules
 from games import events
-from games.models import Game, GameStatus, Move, NotificationKind, Seat, TurnReminder
+from games.models import Game, GameStatus, Move, NotificationKind, Player, Seat, TurnReminder
 from games.notifications import NotificationSpec, notifications_send
 
 
@@ -149,6 +151,43 @@ def player_joined(*, game: Game, seat: Seat) -> None:
             for other in _humans(others)
         ]
     )
+
+
+def challenge(*, game: Game, creator: User, invitees: list[User]) -> None:
+    """Tell each invited account that ``creator`` challenges them to ``game`` (a
+    ``challenge`` notification: in-app, account stream, webhooks, email by preference).
+    The title and body are in the invitee's language."""
+    sender = creator.get_username()
+    data = {
+        "from": sender,
+        "variant": game.variant,
+        "player_count": game.player_count,
+        "rated": game.rated,
+    }
+    languages = dict(Player.objects.filter(user__in=invitees).values_list("user_id", "language"))
+    specs = []
+    for invitee in invitees:
+        with translation.override(languages.get(invitee.pk) or settings.LANGUAGE_CODE):
+            names = {"user": sender, "game": game.pk, "players": game.player_count}
+            title = _("%(user)s challenges you to game %(game)d") % names
+            body = (
+                _(
+                    "%(user)s invites you to a %(players)d-player game of Indulgence; "
+                    "join game %(game)d to accept."
+                )
+                % names
+            )
+        specs.append(
+            NotificationSpec(
+                user_id=invitee.pk,
+                kind=NotificationKind.CHALLENGE,
+                title=title,
+                body=body,
+                game=game,
+                data=data,
+            )
+        )
+    notifications_send(specs)
 
 
 def seat_handed_to_bot(*, game: Game, seat: Seat) -> None:

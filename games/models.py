@@ -21,7 +21,12 @@ class BotKind(models.TextChoices):
 
 
 def default_notification_preferences() -> dict[str, Any]:
-    return {"email_your_turn": True, "email_reminder": True, "email_game_finished": True}
+    return {
+        "email_your_turn": True,
+        "email_reminder": True,
+        "email_game_finished": True,
+        "email_challenge": True,
+    }
 
 
 class Player(models.Model):
@@ -105,6 +110,27 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"Seat {self.number} of game {self.game_id}"
+
+
+class Invitation(models.Model):
+    """A challenge: the game's creator invited this account to one of its open seats.
+
+    The invitee accepts by joining the game; the seats stay open to anyone."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="invitation_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation of user {self.user_id} to game {self.game_id}"
 
 
 class ActorKind(models.TextChoices):
@@ -497,6 +523,7 @@ class NotificationKind(models.TextChoices):
     GAME_FINISHED = "game_finished", "Game finished"
     SEAT_HANDED_TO_BOT = "seat_handed_to_bot", "Seat handed to a bot"
     DISPUTE_UPDATE = "dispute_update", "Dispute update"
+    CHALLENGE = "challenge", "Challenge"
 
 
 class EmailStatus(models.TextChoices):

@@ -8,7 +8,7 @@ the change they describe, and emails and webhook calls are queued after commit.
 Preferences live in ``Player.notification_preferences``::
 
     {"email_your_turn": true, "email_reminder": true, "email_game_finished": true,
-     "email_dispute_update": true, "email_seat_handed_to_bot": true,
+     "email_dispute_update": true, "email_seat_handed_to_bot": true, "email_challenge": true,
      "quiet_hours": {"start": "22:00", "end": "07:30", "timezone": "Europe/Rome"} | null}
 
 A missing ``email_<kind>`` key means yes. During quiet hours an email is held (status
@@ -48,6 +48,7 @@ EMAIL_KINDS = (
     NotificationKind.GAME_FINISHED,
     NotificationKind.DISPUTE_UPDATE,
     NotificationKind.SEAT_HANDED_TO_BOT,
+    NotificationKind.CHALLENGE,
 )
 UNSUBSCRIBE_SALT = "indulgence.notifications.unsubscribe"
 UNSUBSCRIBE_ALL = "all"

@@ -54,6 +54,7 @@ from games.models import (
     GameStatus,
     HandSettlement,
     IdempotencyRecord,
+    Invitation,
     Move,
     Player,
     Rating,
@@ -168,8 +169,12 @@ def game_create(
     bots: Sequence[tuple[int, str]] = (),
     rated: bool = True,
     seed: str | None = None,
+    invite: Sequence[str] = (),
 ) -> Game:
-    """Create a game with the creator in seat 0 and built-in bots where asked."""
+    """Create a game with the creator in seat 0 and built-in bots where asked.
+
+    ``invite``: usernames challenged to the open seats (each is told; the seats stay open
+    to anyone, and an invitee accepts by joining)."""
     if player_count not in (3, 4):
         raise InvalidRequest(_("player_count must be 3 or 4."))
     if variant not in Variant.values:
@@ -187,6 +192,7 @@ def game_create(
         if not 1 <= len(seed) <= 128:
             raise InvalidRequest(_("seed must be 1 to 128 characters long."))
     bot_seats = _validate_bot_seats(bots, player_count)
+    invitees = _validate_invitees(invite, creator, player_count - 1 - len(bot_seats))
 
     with transaction.atomic():
         game = Game.objects.create(
@@ -205,9 +211,43 @@ def game_create(
             Seat.objects.create(
                 game=game, number=number, player=bot_player(kind=kind), bot_kind=kind
             )
+        if invitees:
+            Invitation.objects.bulk_create([Invitation(game=game, user=u) for u in invitees])
+            announce.challenge(game=game, creator=creator, invitees=invitees)
         if len(bot_seats) == player_count - 1:
             _game_start(game)
     return game
+
+
+def _validate_invitees(usernames: Sequence[str], creator: User, free_seats: int) -> list[User]:
+    """The active accounts named in ``usernames``, in order (each once, never the creator,
+    no more than the seats left for people)."""
+    names = [str(name).strip() for name in usernames]
+    if not names:
+        return []
+    if any(not name for name in names):
+        raise InvalidRequest(_("invite: a username may not be empty."))
+    if len(set(names)) != len(names):
+        raise InvalidRequest(_("invite: each username may be named only once."))
+    if creator.get_username() in names:
+        raise InvalidRequest(_("invite: you cannot invite yourself; you have seat 0."))
+    if len(names) > free_seats:
+        raise InvalidRequest(
+            _("invite: %(count)d invitations but only %(free)d seat(s) left for people.")
+            % {"count": len(names), "free": free_seats}
+        )
+    found = {
+        user.get_username(): user
+        for user in get_user_model()
+        .objects.filter(username__in=names, is_active=True)
+        .exclude(player__is_bot=True)
+    }
+    missing = [name for name in names if name not in found]
+    if missing:
+        raise InvalidRequest(
+            _("invite: no active account is named %(names)s.") % {"names": ", ".join(missing)}
+        )
+    return [found[name] for name in names]
 
 
 def _validate_bot_seats(

@@ -140,6 +140,15 @@ CREATE_EXAMPLES = [
         request_only=True,
     ),
     OpenApiExample(
+        "Challenge two people, one bot seat",
+        value={
+            "player_count": 4,
+            "bots": [{"seat": 3, "bot": "ismcts"}],
+            "invite": ["anna", "bruno"],
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
         "Unrated test game with a fixed seed",
         value={"player_count": 3, "rated": False, "seed": "my-test-seed"},
         request_only=True,

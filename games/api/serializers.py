@@ -61,6 +61,17 @@ class GameCreateRequest(serializers.Serializer[dict[str, Any]]):
         max_length=128,
         help_text="Unrated games only: a chosen seed makes the deals reproducible.",
     )
+    invite = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        required=False,
+        max_length=3,
+        help_text=(
+            "Usernames to challenge to the open seats: each gets a `challenge` notification "
+            "and account stream event, and accepts by joining. Active accounts only, not "
+            "yourself, each once, at most the seats not taken by you or bots. The seats stay "
+            "open to anyone."
+        ),
+    )
 
 
 class ActionRequest(serializers.Serializer[dict[str, Any]]):

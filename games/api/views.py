@@ -120,8 +120,9 @@ class GamesView(ApiView):
         operation_id="games_create",
         summary="Create a game",
         description=(
-            "You take seat 0; `bots` fills other seats with built-in bots. The game starts "
-            "by itself when every seat is filled. Returns your view of the new game."
+            "You take seat 0; `bots` fills other seats with built-in bots; `invite` challenges "
+            "accounts by username to the open seats. The game starts by itself when every "
+            "seat is filled. Returns your view of the new game."
         ),
         request=s.GameCreateRequest,
         responses={
@@ -142,6 +143,7 @@ class GamesView(ApiView):
             bots=[(bot["seat"], bot["bot"]) for bot in body.get("bots", [])],
             rated=body["rated"],
             seed=body.get("seed"),
+            invite=body.get("invite", []),
         )
         view = selectors.game_view(game=game, user=user)
         return Response(
