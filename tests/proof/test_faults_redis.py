@@ -144,15 +144,16 @@ def test_a_move_made_while_redis_is_down_is_kept_and_its_bot_reply_follows_when_
 # copies are blocked on it, then lets go.
 #
 # Why this can fail: both copies have passed their first, unlocked reads when they block,
-# so each would write if the check made under the lock were missing.
+# so each would write if the check made under the lock were missing. Checked by breaking
+# the guard in a scratch copy of the tree (2026-11-23):
 # - bot turn: without the version check after ``_lock_game`` in services.bot_turn_play,
-#   the second copy appends a second bot move computed from the stale state (an extra
-#   move by the same seat, and the moves no longer match the single-delivery reference);
-# - settlement: without the "still due, same hand" checks and the unique HandSettlement
-#   claim in services.hand_settle, the second copy settles hand n again (two rows, two
-#   "advance" moves);
-# - webhook: without the conditional UPDATE (pending -> sending) in
-#   webhooks.delivery_attempt, both copies POST (the receiver counts two requests).
+#   the second copy appends a move computed from the stale state and the game no longer
+#   matches the single-delivery reference (the test fails at that comparison);
+# - webhook: without the status condition of the claiming UPDATE in
+#   webhooks.delivery_attempt, both copies POST (the test fails: 2 requests, not 1);
+# - settlement: services.hand_settle re-checks under the lock that the hand is still due
+#   (no one to act, same hand number), and the unique (game, hand_number) HandSettlement
+#   row is the last claim: a second copy writing would need all of them gone.
 
 
 def _lock_waiters() -> int:
