@@ -115,6 +115,15 @@ def test_a_move_made_while_redis_is_down_is_kept_and_its_bot_reply_follows_when_
     assert Move.objects.filter(game=game).count() == moves_before + (1 if accepted else 0)
     game.refresh_from_db()
     version_while_down = game.version
+    # Applied whole: the owner's move is stored and the version moved by one; what it
+    # waits for next (a bot's turn, or the hand's settlement) was queued after commit,
+    # toward a broker that is down.
+    assert version_while_down == view.json()["version"] + 1
+    last = Move.objects.filter(game=game).order_by("-seq").first()
+    assert last is not None
+    assert (last.seat, last.actor_kind) == (0, "human")
+    assert game.to_act_seat != 0
+    kept = (last.seq, last.action)
 
     redis_broker.start()
     worker.wait_ready()  # the worker reconnects to the broker by itself
@@ -132,6 +141,11 @@ def test_a_move_made_while_redis_is_down_is_kept_and_its_bot_reply_follows_when_
     assert not snapshot_mismatches()
     seqs = list(Move.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
+    # Nothing lost: the move made during the outage is still there, and what followed it
+    # is the work it queued (a bot move or a settlement), done by the worker.
+    assert Move.objects.get(game=game, seq=kept[0]).action == kept[1]
+    follow = Move.objects.get(game=game, seq=kept[0] + 1)
+    assert follow.actor_kind in ("bot", "system")
 
 
 # --- A task delivered twice -------------------------------------------------------------
