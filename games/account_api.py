@@ -117,6 +117,7 @@ class PreferencesResponse(serializers.Serializer[dict[str, Any]]):
     email_game_finished = _email_flag("game_finished")
     email_dispute_update = _email_flag("dispute_update")
     email_seat_handed_to_bot = _email_flag("seat_handed_to_bot")
+    email_challenge = _email_flag("challenge")
     quiet_hours = QuietHoursShape(
         allow_null=True, help_text="Emails due in these hours are held; null: none."
     )
@@ -128,6 +129,7 @@ class PreferencesRequest(serializers.Serializer[dict[str, Any]]):
     email_game_finished = _email_flag("game_finished", required=False)
     email_dispute_update = _email_flag("dispute_update", required=False)
     email_seat_handed_to_bot = _email_flag("seat_handed_to_bot", required=False)
+    email_challenge = _email_flag("challenge", required=False)
     quiet_hours = QuietHoursRequest(
         required=False, allow_null=True, help_text="null turns quiet hours off."
     )
@@ -203,6 +205,7 @@ PREFERENCES_EXAMPLE_VALUE = {
     "email_game_finished": True,
     "email_dispute_update": True,
     "email_seat_handed_to_bot": False,
+    "email_challenge": True,
     "quiet_hours": {"start": "22:00", "end": "07:30", "timezone": "Europe/Rome"},
 }
 WEBHOOK_EXAMPLE_VALUE = {

@@ -53,6 +53,15 @@ class GameCreateForm(forms.Form):
         label=_("Seat 3"), required=False, help_text=_("Used in 4-player games only.")
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    invite = forms.CharField(
+        label=_("Invite"),
+        required=False,
+        max_length=500,
+        help_text=_("Usernames to challenge, separated by commas (optional)."),
+    )
+
+    def invitees(self) -> list[str]:
+        return [name.strip() for name in self.cleaned_data["invite"].split(",") if name.strip()]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -78,6 +87,7 @@ NOTIFICATION_LABELS = {
     "game_finished": _("Email me when a game of mine ends"),
     "dispute_update": _("Email me about my disputes"),
     "seat_handed_to_bot": _("Email me when a bot takes over my seat"),
+    "challenge": _("Email me when someone challenges me to a game"),
     "game_started": _("A game of mine started"),
     "player_joined": _("Someone joined a game of mine"),
 }

@@ -223,6 +223,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 turn_timeout_seconds=form.cleaned_data["turn_timeout_seconds"],
                 bots=form.bot_seats(),
                 rated=form.cleaned_data["rated"],
+                invite=form.invitees(),
             )
         except ServiceError as error:
             form.add_error(None, error.detail)

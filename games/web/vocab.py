@@ -54,6 +54,7 @@ NOTIFICATION_KINDS = {
     "game_finished": gettext_lazy("game finished"),
     "seat_handed_to_bot": gettext_lazy("seat handed to a bot"),
     "dispute_update": gettext_lazy("dispute update"),
+    "challenge": gettext_lazy("challenge"),
 }
 TOKEN_SCOPES = {"read": gettext_lazy("read"), "play": gettext_lazy("play")}
 RESULT_REASONS = {

@@ -148,3 +148,21 @@ def test_the_invitee_accepts_by_joining_and_an_outsider_may_take_the_other_seat(
     assert game.status == GameStatus.IN_PROGRESS
     seated = set(game.seats.values_list("player__user__username", flat=True))
     assert seated == {"owner", "opponent", "outsider"}
+
+
+@pytest.mark.django_db
+def test_the_lobby_form_invites_comma_separated_usernames(users: list[Any]) -> None:
+    owner = users[0]
+    client = Client()
+    client.force_login(owner)
+    form = {"player_count": "4", "variant": "basic", "rated": "on"}
+    refused = client.post("/games/new", {**form, "invite": "opponent, nobody"})
+    assert refused.status_code == 400
+    assert "nobody" in refused.content.decode()
+    response = client.post("/games/new", {**form, "invite": " opponent, third ,"})
+    assert response.status_code == 302, response.content
+    game = Game.objects.get(created_by=owner)
+    invited = Invitation.objects.filter(game=game).values_list("user__username", flat=True)
+    assert sorted(invited) == ["opponent", "third"]
+    assert Notification.objects.filter(kind=NotificationKind.CHALLENGE).count() == 2
+    assert 'name="invite"' in client.get("/lobby/").content.decode()
