@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client as DjangoClient
 from pytest_django.fixtures import Settings as SettingsWrapper
 
@@ -19,6 +21,7 @@ import engine.indulgence as rules
 from engine.cards import CARD_IDS
 from games import selectors, services
 from games.models import Event, GameStatus
+from games.web.views import TABLE_PARTS
 from games.web.vocab import card_label
 from tests.api.conftest import Bearer
 from tests.api.support import Client, game_url
@@ -58,6 +61,20 @@ def test_the_detector_finds_a_card_in_every_form_it_can_take() -> None:
     ):
         assert "M7" in html_cards(html), html
     assert html_cards("<p>Medici 17 florins; M71</p>") == set()
+
+
+TABLE_TEMPLATE = Path(settings.BASE_DIR) / "templates" / "games" / "table.html"
+# The regions that show a seat's own cards (the detector must find them there).
+OWN_HAND_SHOWN = {"full page", "table partial", "#table partial", "#hand partial", "live poll"}
+
+
+def table_partials() -> list[str]:
+    """Every named partial of the table template but the single-card one; each must be
+    served by ?part= (a new region added to the template without it fails here)."""
+    names = re.findall(r"{% partialdef (\w+)", TABLE_TEMPLATE.read_text())
+    regions = sorted(set(names) - {"card"})
+    assert set(regions) == set(TABLE_PARTS), (regions, TABLE_PARTS)
+    return regions
 
 
 # (players, variant, seed, random choices, hands to play: None = the whole game)
@@ -105,13 +122,19 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
         web[seat].force_login(user)
     inspector = Inspector(game.pk)
     rng = random.Random(choices)
-    steps = partials = 0
-    # Every page a person may open on this game: the htmx table (all regions), the full
-    # page, and the hand and game history.
+    steps = partials = acted = 0
+    # Every page a person may open on this game: the full page, every htmx partial the
+    # table serves (?part=, enumerated from the template), the live poll (?since=), and
+    # the hand and game history. The acting seat's htmx move answer is checked below.
+    htmx = {"HTTP_HX_REQUEST": "true"}
     pages = {
-        "table partial": ({"HTTP_HX_REQUEST": "true"}, f"/games/{game.pk}/"),
         "full page": ({}, f"/games/{game.pk}/"),
-        "history": ({"HTTP_HX_REQUEST": "true"}, f"/games/{game.pk}/history"),
+        "table partial": (htmx, f"/games/{game.pk}/"),
+        **{
+            f"#{part} partial": (htmx, f"/games/{game.pk}/?part={part}")
+            for part in table_partials()
+        },
+        "history": (htmx, f"/games/{game.pk}/history"),
     }
     while game.status == GameStatus.IN_PROGRESS:
         hand_number = selectors.game_view(game=game, user=owner)["hand_number"]
@@ -122,27 +145,42 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
             inspector.view(view, seat)
             inspector.moves(api[seat].get(game_url(game, "moves")).json(), seat)
             state = inspector.truth.at(game.version)
-            for page, (headers, url) in pages.items():
+            poll = f"/games/{game.pk}/?since={max(game.version - 1, 0)}"
+            for page, (headers, url) in [*pages.items(), ("live poll", (htmx, poll))]:
                 response = web[seat].get(url, **headers)
                 assert response.status_code == 200, (page, response.status_code)
                 html = response.content.decode()
                 leaked = html_cards(html) & hidden_from(state, seat)
                 assert not leaked, f"the {page} showed seat {seat} {leaked} (step {steps})"
-                if seat is not None and page != "history":  # the detector finds the own hand
+                if seat is not None and page in OWN_HAND_SHOWN:  # the detector sees hands
                     assert set(view["my_hand"]) <= html_cards(html), page
                 partials += 1
         if game.to_act_seat is None:
             hand = selectors.game_view(game=game, user=owner)["hand_number"]
             services.hand_settle(game_id=game.pk, hand_number=hand)
         else:
-            view = api[game.to_act_seat].get(game_url(game)).json()
+            actor = game.to_act_seat
+            view = api[actor].get(game_url(game)).json()
             action = rng.choice(view["legal_actions"])
-            response = api[game.to_act_seat].post(
-                game_url(game, "actions"),
-                {"action": action, "version": view["version"]},
-                format="json",
-            )
-            assert response.status_code == 200, response.json()
+            if steps % 2:  # over the API
+                response = api[actor].post(
+                    game_url(game, "actions"),
+                    {"action": action, "version": view["version"]},
+                    format="json",
+                )
+                assert response.status_code == 200, response.json()
+            else:  # from the table (htmx): the answer is the table after the move
+                response = web[actor].post(
+                    f"/games/{game.pk}/act",
+                    {"action": json.dumps(action), "version": view["version"]},
+                    **htmx,
+                )
+                assert response.status_code == 200, response.content[:300]
+                game.refresh_from_db()
+                after = inspector.truth.at(game.version)
+                leaked = html_cards(response.content.decode()) & hidden_from(after, actor)
+                assert not leaked, f"the move answer showed seat {actor} {leaked} (step {steps})"
+                acted += 1
         steps += 1
         game.refresh_from_db()
     if hands is None:
@@ -169,5 +207,6 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
     state = rules.state_from_json(game.snapshot)
     assert rules.is_over(state) or hands is not None
     assert steps >= 10
-    assert partials == (players + 1) * len(pages) * steps
+    assert partials == (players + 1) * (len(pages) + 1) * steps
+    assert acted >= steps // 3
     assert streamed > (players + 1) * 10
