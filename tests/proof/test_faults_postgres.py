@@ -137,7 +137,7 @@ def test_a_restart_under_load_gives_clean_errors_and_no_half_applied_move(
 ) -> None:
     url, setup = site
     game_url = f"{url}/api/v1/games/{setup['game']}/"
-    answers: list[tuple[str, int, str, str]] = []
+    answers: list[tuple[str, int, str, str, str]] = []
     lock = threading.Lock()
     stop_at = time.monotonic() + LOAD_SECONDS
 
@@ -153,7 +153,7 @@ def test_a_restart_under_load_gives_clean_errors_and_no_half_applied_move(
                         body = {"action": view["legal_actions"][0], "version": view["version"]}
                         record.append(("POST", client.post(f"{game_url}actions", json=body)))
                 except httpx.TransportError as exc:  # the server itself must stay up
-                    record_error = ("TRANSPORT", 0, "", repr(exc))
+                    record_error = ("TRANSPORT", 0, "", repr(exc), "")
                     with lock:
                         answers.append(record_error)
                     continue
@@ -165,6 +165,7 @@ def test_a_restart_under_load_gives_clean_errors_and_no_half_applied_move(
                                 response.status_code,
                                 response.headers.get("content-type", ""),
                                 response.text[:300],
+                                response.headers.get("retry-after", ""),
                             )
                         )
 
@@ -191,7 +192,11 @@ def test_a_restart_under_load_gives_clean_errors_and_no_half_applied_move(
         or a[1] not in {200, 409, 503}
         or (
             a[1] == 503
-            and not (a[2].startswith("application/json") and "service_unavailable" in a[3])
+            and not (
+                a[2].startswith("application/json")
+                and json.loads(a[3])["code"] == "service_unavailable"
+                and a[4].isdigit()  # Retry-After
+            )
         )
     ]
     assert not unclean, unclean[:5]

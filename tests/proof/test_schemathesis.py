@@ -74,7 +74,8 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 def _unthrottled(settings: SettingsWrapper, _keep_test_connection: None) -> None:
     # Throttles would answer most generated requests with 429 before any code under test
     # runs; the rate limits have their own tests (tests/proof/test_secrets_and_limits.py,
-    # tests/api/test_throttles.py, tests/api/test_errors.py).
+    # tests/api/test_throttles.py, tests/api/test_errors.py; the web pages':
+    # tests/web/test_rate_limits.py).
     rates = {"anon": None, "user": None, "actions": None}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     # A stream answers for STREAM_MAX_SECONDS (300 s): fuzzing reads each to its end.
