@@ -7,8 +7,9 @@ import json
 from typing import Any
 
 import pytest
+from django.test import Client as DjangoClient
 
-from games.models import Notification, Player, Webhook
+from games.models import ApiToken, Notification, Player, Webhook
 from tests.api.conftest import Bearer
 from tests.api.support import assert_error
 
@@ -21,8 +22,13 @@ WITH_BODY = [
     ("post", "/api/v1/webhooks"),
     ("patch", "/api/v1/notifications/preferences"),
 ]
-# Posts that read no body (marking notifications read) still refuse an oversized one.
-ALL_WRITES = [*WITH_BODY, ("post", "/api/v1/notifications/read")]
+# Posts that read no body (marking notifications read, all or one) still refuse an
+# oversized one.
+ALL_WRITES = [
+    *WITH_BODY,
+    ("post", "/api/v1/notifications/read"),
+    ("post", "/api/v1/notifications/1/read"),
+]
 
 
 def _state(owner: Any) -> tuple[Any, ...]:
@@ -101,3 +107,23 @@ def test_preferences_are_validated(body: Any, owner: Any, bearer: Bearer) -> Non
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid_request"
     assert _state(owner) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ('{"name": ', 400, "malformed_json"),
+        ("[1, 2", 400, "malformed_json"),
+        (json.dumps({"name": "x" * OVER_LIMIT}), 413, "payload_too_large"),
+    ],
+    ids=["cut", "unclosed", "oversized"],
+)
+def test_token_creation_refuses_bad_bodies_and_issues_nothing(
+    body: str, status: int, code: str, owner: Any
+) -> None:
+    # Tokens are issued from a signed-in web session (a bearer token may not mint more).
+    client = DjangoClient()
+    client.force_login(owner)
+    response = client.post("/api/v1/tokens", data=body, content_type="application/json")
+    assert_error(response, status, code)
+    assert ApiToken.objects.count() == 0
