@@ -5,7 +5,8 @@
 * When the time is up the autopilot (``settings.AUTOPILOT_BOT``) makes that seat's move,
   logged with ``actor_kind="autopilot"`` and the bot's name and version. After
   ``AUTOPILOT_HANDOVER_AFTER`` (3) autopilot moves in a row, the seat is handed to that
-  bot for the rest of the game and the player is told.
+  bot for the rest of the game and the player is told. Every autopilot move is told to
+  the player too (an ``autopilot_move`` notification: in-app, stream, webhooks).
 
 Every due item is claimed with a conditional UPDATE that must change exactly one row
 (healthchecks' ``sendalerts``), inside the transaction that acts on it: two sweepers never
@@ -14,8 +15,9 @@ for the next sweep.
 
 The sweep also re-queues work whose message was lost (a worker killed between a commit
 and its queueing of the next step): bot turns and settlements of games that have not
-moved for ``STALLED_GAME_SECONDS``, due webhook retries and held emails whose quiet hours
-are over.
+moved for ``STALLED_GAME_SECONDS``, due webhook retries, held emails whose quiet hours
+are over, pending emails whose message was lost and ``sending`` claims left by a worker
+that died mid-send (``notifications.emails_requeue``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -31,7 +34,7 @@ from django.utils import timezone
 
 import engine.indulgence as rules
 from games import announce, bots, notifications, services, webhooks
-from games.models import ActorKind, Game, GameStatus, Seat, TurnReminder
+from games.models import ActorKind, Game, GameStatus, NotificationKind, Seat, TurnReminder
 
 
 @dataclass
@@ -39,6 +42,8 @@ class SweepResult:
     reminders: int = 0
     timeouts: int = 0
     emails_released: int = 0
+    emails_requeued: int = 0
+    emails_failed: int = 0
     webhook_retries: int = 0
     stalled_kicked: int = 0
 
@@ -61,7 +66,10 @@ def sweep(*, now: datetime | None = None, limit: int = 100) -> SweepResult:
     for game_id, version in due:
         if turn_timeout_handle(game_id=game_id, expected_version=version, now=now):
             result.timeouts += 1
-    result.emails_released = notifications.held_emails_release(now=now, limit=limit)
+    emails = notifications.emails_requeue(now=now, limit=limit)
+    result.emails_released = emails["released"]
+    result.emails_requeued = emails["stale"] + emails["requeued"]
+    result.emails_failed = emails["failed"]
     for delivery_id in webhooks.deliveries_due(now=now, limit=limit):
         tasks.enqueue_on_commit(tasks.webhook_deliver, delivery_id)
         result.webhook_retries += 1
@@ -115,9 +123,38 @@ def turn_timeout_handle(
         services._store_state(game, new_state)
         game.save()
         services._schedule_next_step(game, new_state, move=move)
+        if not seat.bot_kind or handed:
+            _autopilot_moved_notify(game=game, seat=seat, action=action, bot=kind)
         if handed:
             announce.seat_handed_to_bot(game=game, seat=seat)
     return True
+
+
+def _autopilot_moved_notify(*, game: Game, seat: Seat, action: dict[str, Any], bot: str) -> None:
+    """Tell the player (only them: the action may name a card of their hand) that their
+    time ran out and the autopilot moved for them."""
+    notifications.notifications_send(
+        [
+            notifications.NotificationSpec(
+                user_id=seat.player.user_id,
+                kind=NotificationKind.AUTOPILOT_MOVE,
+                title=f"Time ran out in game {game.pk}: the {bot} bot moved for you",
+                body=(
+                    f"Your time to move in game {game.pk} ran out, so the {bot} bot made "
+                    f"move {game.move_count} for seat {seat.number}. After "
+                    f"{settings.AUTOPILOT_HANDOVER_AFTER} such moves in a row it takes the "
+                    "seat over."
+                ),
+                game=game,
+                data={
+                    "seat": seat.number,
+                    "seq": game.move_count,
+                    "action": action,
+                    "streak": seat.autopilot_streak,
+                },
+            )
+        ]
+    )
 
 
 def reminders_send(*, now: datetime | None = None, limit: int = 100) -> int:

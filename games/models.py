@@ -524,6 +524,7 @@ class NotificationKind(models.TextChoices):
     SEAT_HANDED_TO_BOT = "seat_handed_to_bot", "Seat handed to a bot"
     DISPUTE_UPDATE = "dispute_update", "Dispute update"
     CHALLENGE = "challenge", "Challenge"
+    AUTOPILOT_MOVE = "autopilot_move", "Autopilot moved for you"
 
 
 class EmailStatus(models.TextChoices):
@@ -554,7 +555,11 @@ class Notification(models.Model):
     email_status = models.CharField(
         max_length=8, choices=EmailStatus.choices, default=EmailStatus.NONE
     )
-    email_due_at = models.DateTimeField(null=True, blank=True)  # held: when quiet hours end
+    # held: when quiet hours end; pending: when it became due (or its next attempt is due)
+    email_due_at = models.DateTimeField(null=True, blank=True)
+    email_claimed_at = models.DateTimeField(null=True, blank=True)  # sending: since when
+    email_attempts = models.PositiveSmallIntegerField(default=0)
+    email_error = models.CharField(max_length=300, blank=True)  # the last failure
     emailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -565,6 +570,16 @@ class Notification(models.Model):
                 fields=["email_due_at"],
                 condition=Q(email_status="held"),
                 name="notification_email_held",
+            ),
+            models.Index(
+                fields=["email_due_at"],
+                condition=Q(email_status="pending"),
+                name="notification_email_pending",
+            ),
+            models.Index(
+                fields=["email_claimed_at"],
+                condition=Q(email_status="sending"),
+                name="notification_email_sending",
             ),
         ]
 

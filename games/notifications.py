@@ -12,7 +12,9 @@ Preferences live in ``Player.notification_preferences``::
      "quiet_hours": {"start": "22:00", "end": "07:30", "timezone": "Europe/Rome"} | null}
 
 A missing ``email_<kind>`` key means yes. During quiet hours an email is held (status
-``held``) until they end; the deadline sweep then sends it.
+``held``) until they end; the deadline sweep then sends it. Email states: ``none`` (not
+emailed), ``held``, ``pending`` -> ``sending`` (claimed) -> ``sent``, or ``failed`` after
+EMAIL_MAX_ATTEMPTS attempts (shown in the in-app list and the API).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import smtplib
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
+from urllib.parse import urlparse
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -31,6 +34,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import F, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -131,6 +135,8 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
                 payload={"type": spec.kind, "version": version, **payload},
             )
             if status == EmailStatus.PENDING:
+                # Should this message be lost (broker down at commit), the sweep queues the
+                # email again once it has waited EMAIL_REQUEUE_SECONDS (emails_requeue).
                 tasks.enqueue_on_commit(tasks.notification_email, notification.pk)
             created.append(notification)
     return created
@@ -144,7 +150,7 @@ def _email_plan(
     held_until = quiet_hours_end(preferences.get("quiet_hours"), now)
     if held_until is not None:
         return EmailStatus.HELD, held_until
-    return EmailStatus.PENDING, None
+    return EmailStatus.PENDING, now
 
 
 def quiet_hours_end(quiet: dict[str, Any] | None, now: datetime) -> datetime | None:
@@ -167,24 +173,67 @@ def quiet_hours_end(quiet: dict[str, Any] | None, now: datetime) -> datetime | N
 # --- email --------------------------------------------------------------------------------
 
 
-def notification_email_send(*, notification_id: int) -> bool:
-    """Send one pending email, claimed exactly once (a repeat finds nothing to do)."""
+def notification_email_send(*, notification_id: int) -> str | None:
+    """Make one attempt at a pending, due email; returns the new email status (None: not
+    claimed, e.g. a repeated task whose email is already sent or being sent).
+
+    Nothing lost, never twice: the attempt is claimed with a conditional UPDATE
+    (pending -> sending, ``email_claimed_at`` = now, attempts + 1) that exactly one caller
+    wins; every later write is conditional on that claim. A failed send goes back to
+    pending with a backoff (``email_due_at``) until EMAIL_MAX_ATTEMPTS, then ``failed``. A
+    worker that dies mid-send leaves a ``sending`` claim that the sweep takes back after
+    EMAIL_CLAIM_STALE_SECONDS (:func:`emails_requeue`)."""
+    now = timezone.now()
     # Claim: only the caller whose UPDATE changes the row sends the email.
     claimed = Notification.objects.filter(
-        pk=notification_id, email_status=EmailStatus.PENDING
-    ).update(email_status=EmailStatus.SENDING)
+        Q(email_due_at__isnull=True) | Q(email_due_at__lte=now),
+        pk=notification_id,
+        email_status=EmailStatus.PENDING,
+    ).update(
+        email_status=EmailStatus.SENDING,
+        email_claimed_at=now,
+        email_attempts=F("email_attempts") + 1,
+    )
     if not claimed:
-        return False
+        return None
+    mine = Notification.objects.filter(
+        pk=notification_id, email_status=EmailStatus.SENDING, email_claimed_at=now
+    )
     notification = Notification.objects.select_related("user").get(pk=notification_id)
     user = notification.user
-    preferences = _preferences(user)
-    now = timezone.now()
-    status, due = _email_plan(user, notification.kind, preferences, now)
+    status, due = _email_plan(user, notification.kind, _preferences(user), now)
     if status != EmailStatus.PENDING:  # unsubscribed or quiet since it was queued
-        Notification.objects.filter(pk=notification_id).update(
-            email_status=status, email_due_at=due
+        mine.update(email_status=status, email_due_at=due, email_claimed_at=None)
+        return str(status)
+    try:
+        _email_message(notification, user).send()
+    except (smtplib.SMTPException, OSError) as exc:
+        error = f"{type(exc).__name__}: {exc}"[:300]
+        if notification.email_attempts >= settings.EMAIL_MAX_ATTEMPTS:
+            logger.warning("email of notification %s failed for good: %s", notification_id, error)
+            mine.update(email_status=EmailStatus.FAILED, email_error=error, email_claimed_at=None)
+            return str(EmailStatus.FAILED)
+        # Back to pending, due after a backoff: the task queues the retry, the sweep too.
+        retry_at = timezone.now() + timedelta(
+            seconds=email_backoff_seconds(notification.email_attempts)
         )
-        return False
+        mine.update(
+            email_status=EmailStatus.PENDING,
+            email_due_at=retry_at,
+            email_error=error,
+            email_claimed_at=None,
+        )
+        return str(EmailStatus.PENDING)
+    mine.update(email_status=EmailStatus.SENT, emailed_at=now, email_claimed_at=None)
+    return str(EmailStatus.SENT)
+
+
+def email_backoff_seconds(attempts: int) -> float:
+    """Wait after the ``attempts``-th failed attempt: base, 2 x base, 4 x base, ..."""
+    return float(settings.EMAIL_RETRY_BASE_SECONDS * 2 ** max(attempts - 1, 0))
+
+
+def _email_message(notification: Notification, user: User) -> EmailMultiAlternatives:
     unsubscribe = unsubscribe_url(user_id=user.pk, kind=notification.kind)
     text = "\n\n".join(
         part
@@ -195,46 +244,83 @@ def notification_email_send(*, notification_id: int) -> bool:
         )
         if part
     )
-    message = EmailMultiAlternatives(
+    domain = urlparse(settings.SITE_URL).hostname or "indulgence.invalid"
+    return EmailMultiAlternatives(
         subject=notification.title,
         body=text,
         to=[user.email],
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            # One id per notification: should a worker die between the mail server's
+            # "accepted" and the row's "sent", the resent copy carries the same id.
+            "Message-ID": f"<notification-{notification.pk}@{domain}>",
         },
     )
-    try:
-        message.send()
-    except (smtplib.SMTPException, OSError):
-        # Back to pending so that the retry can claim it again.
-        Notification.objects.filter(pk=notification_id).update(email_status=EmailStatus.PENDING)
-        raise
-    Notification.objects.filter(pk=notification_id).update(
-        email_status=EmailStatus.SENT, emailed_at=now
-    )
-    return True
 
 
-def held_emails_release(*, now: datetime | None = None, limit: int = 200) -> int:
-    """Queue the held emails whose quiet hours are over; returns how many."""
+def emails_requeue(*, now: datetime | None = None, limit: int = 200) -> dict[str, int]:
+    """The sweep's part of email delivery; returns counts by what it did.
+
+    * ``released``: held emails whose quiet hours are over (held -> pending, queued);
+    * ``stale``: ``sending`` claims older than EMAIL_CLAIM_STALE_SECONDS (the worker died
+      mid-send): taken back to pending and queued, or ``failed`` after the last attempt;
+    * ``requeued``: pending emails due for EMAIL_REQUEUE_SECONDS and still not sent (their
+      message was lost or never queued: the broker was down at commit) queued again.
+
+    Each change is a conditional UPDATE, so two sweeps at once handle each email once; a
+    spare message is harmless (the send task claims)."""
     from games import tasks
 
     now = now or timezone.now()
-    due = list(
+    counts = {"released": 0, "stale": 0, "requeued": 0, "failed": 0}
+    held = list(
         Notification.objects.filter(email_status=EmailStatus.HELD, email_due_at__lte=now)
         .order_by("email_due_at")
         .values_list("pk", flat=True)[:limit]
     )
-    released = 0
-    for pk in due:
+    for pk in held:
         # Claim: two sweeps at once release each email once.
+        # email_due_at stays the end of the quiet hours (<= now): due at once.
         if Notification.objects.filter(pk=pk, email_status=EmailStatus.HELD).update(
-            email_status=EmailStatus.PENDING, email_due_at=None
+            email_status=EmailStatus.PENDING
         ):
-            released += 1
+            counts["released"] += 1
             tasks.enqueue_on_commit(tasks.notification_email, pk)
-    return released
+    stale_before = now - timedelta(seconds=settings.EMAIL_CLAIM_STALE_SECONDS)
+    stale = list(
+        Notification.objects.filter(
+            email_status=EmailStatus.SENDING, email_claimed_at__lt=stale_before
+        )
+        .order_by("email_claimed_at")
+        .values_list("pk", "email_claimed_at", "email_attempts")[:limit]
+    )
+    for pk, claimed_at, attempts in stale:
+        # Conditional on the very claim read above: a sender that finishes meanwhile wins.
+        claim = Notification.objects.filter(
+            pk=pk, email_status=EmailStatus.SENDING, email_claimed_at=claimed_at
+        )
+        if attempts >= settings.EMAIL_MAX_ATTEMPTS:
+            counts["failed"] += claim.update(
+                email_status=EmailStatus.FAILED,
+                email_claimed_at=None,
+                email_error="the sender stopped mid-send on the last attempt",
+            )
+        elif claim.update(
+            email_status=EmailStatus.PENDING, email_due_at=claimed_at, email_claimed_at=None
+        ):
+            counts["stale"] += 1
+            tasks.enqueue_on_commit(tasks.notification_email, pk)
+    lost_before = now - timedelta(seconds=settings.EMAIL_REQUEUE_SECONDS)
+    for pk in (
+        Notification.objects.filter(email_status=EmailStatus.PENDING, email_due_at__lte=lost_before)
+        .exclude(pk__in=[*held, *(row[0] for row in stale)])
+        .order_by("email_due_at")
+        .values_list("pk", flat=True)[:limit]
+    ):
+        counts["requeued"] += 1
+        tasks.enqueue_on_commit(tasks.notification_email, pk)
+    return counts
 
 
 # --- preferences and unsubscribe -------------------------------------------------------

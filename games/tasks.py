@@ -8,7 +8,6 @@ game of four bots is a loop here, not a recursion.
 from __future__ import annotations
 
 import logging
-import smtplib
 import threading
 from collections import deque
 from typing import Any
@@ -89,19 +88,22 @@ def deadlines_sweep() -> dict[str, int]:
     return deadlines.sweep().as_dict()
 
 
-@shared_task(
-    name="games.notification_email",
-    acks_late=True,
-    autoretry_for=(OperationalError, smtplib.SMTPException, OSError),
-    retry_backoff=True,
-    retry_backoff_max=600,
-    max_retries=6,
-)
-def notification_email(notification_id: int) -> bool:
-    """Send one notification's email, claimed once (a repeat finds nothing to do)."""
-    from games import notifications
+@shared_task(name="games.notification_email", **RETRY_POLICY)
+def notification_email(notification_id: int) -> str | None:
+    """One attempt at a notification's email, claimed once (a repeat finds nothing to do).
 
-    return notifications.notification_email_send(notification_id=notification_id)
+    A failed send is retried by a fresh message after the backoff (the attempt count lives
+    in the row, which marks the email failed after the last one; the sweep re-queues due
+    emails should that message be lost)."""
+    from games import notifications
+    from games.models import EmailStatus, Notification
+
+    status = notifications.notification_email_send(notification_id=notification_id)
+    if status == EmailStatus.PENDING and not settings.CELERY_TASK_ALWAYS_EAGER:
+        due = Notification.objects.get(pk=notification_id).email_due_at or timezone.now()
+        countdown = max((due - timezone.now()).total_seconds(), 0)
+        notification_email.apply_async(args=(notification_id,), countdown=countdown)
+    return status
 
 
 @shared_task(name="games.webhook_deliver", **RETRY_POLICY)

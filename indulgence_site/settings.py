@@ -170,7 +170,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "indulgence"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# Redis redelivers a task that was taken but not acknowledged (acks_late: the worker died
+# mid-task) after this many seconds; keep it above the longest task's run time.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))
+}
 CELERY_TIMEZONE = "UTC"
 
 # --- Auth, i18n, static ---------------------------------------------------------------
@@ -281,6 +285,14 @@ TURN_REMINDER_FRACTION = 0.8  # the reminder goes out at 80% of the time allowed
 DEADLINE_SWEEP_SECONDS = float(os.environ.get("DEADLINE_SWEEP_SECONDS", "10"))
 # A game waiting on a bot or a settlement for this long gets its task queued again.
 STALLED_GAME_SECONDS = float(os.environ.get("STALLED_GAME_SECONDS", "30"))
+# Email delivery (games.notifications): attempts before an email is marked failed, the
+# first retry's wait (doubled each time), how long a pending email may wait in the queue
+# before the sweep queues it again (its message was lost) and how old a "sending" claim
+# must be before the sweep takes it back (the worker died mid-send).
+EMAIL_MAX_ATTEMPTS = int(os.environ.get("EMAIL_MAX_ATTEMPTS", "6"))
+EMAIL_RETRY_BASE_SECONDS = float(os.environ.get("EMAIL_RETRY_BASE_SECONDS", "30"))
+EMAIL_REQUEUE_SECONDS = float(os.environ.get("EMAIL_REQUEUE_SECONDS", "60"))
+EMAIL_CLAIM_STALE_SECONDS = float(os.environ.get("EMAIL_CLAIM_STALE_SECONDS", "600"))
 # Separate queues let several stacks (or test sessions) share one Redis database.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
 CELERY_BEAT_SCHEDULE = {

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from django.core import mail
 from django.test import Client
-from django.utils import timezone
 
-from games import deadlines, notifications, services
+from games import notifications, services
 from games.errors import InvalidRequest
 from games.models import EmailStatus, Notification, NotificationKind, Player
 
@@ -49,31 +48,6 @@ def test_it_sends_no_email_when_the_kind_is_turned_off(users: list[Any]) -> None
     assert notification.email_status == EmailStatus.NONE
     assert mail.outbox == []
     assert Notification.objects.filter(user=owner).count() == 1  # still in the list
-
-
-def test_it_holds_email_during_quiet_hours_and_sends_it_when_they_end(users: list[Any]) -> None:
-    owner = users[0]
-    now = timezone.now()
-    start = (now - timedelta(hours=1)).strftime("%H:%M")
-    end = (now + timedelta(hours=2)).strftime("%H:%M")
-    set_preferences(owner, quiet_hours={"start": start, "end": end, "timezone": "UTC"})
-    notification = notify(owner)
-    assert notification.email_status == EmailStatus.HELD
-    assert notification.email_due_at is not None
-    assert mail.outbox == []
-    assert deadlines.sweep(now=now + timedelta(minutes=30)).emails_released == 0
-    assert mail.outbox == []
-    # Quiet hours over: the sweep releases it (the email task re-checks the clock, so the
-    # player's quiet hours are cleared here as the clock cannot be moved).
-    set_preferences(owner, quiet_hours=None)
-    assert (
-        deadlines.sweep(now=notification.email_due_at + timedelta(seconds=1)).emails_released == 1
-    )
-    [message] = mail.outbox
-    assert message.subject == "Your turn"
-    notification.refresh_from_db()
-    assert notification.email_status == EmailStatus.SENT
-    assert deadlines.sweep(now=notification.email_due_at or timezone.now()).emails_released == 0
 
 
 def test_quiet_hours_may_span_midnight_in_the_players_time_zone() -> None:
