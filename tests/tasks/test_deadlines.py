@@ -89,7 +89,7 @@ def test_it_sends_no_reminder_when_the_player_moved_in_time(users: list[Any]) ->
 
 
 def test_it_lets_the_autopilot_move_when_the_time_is_up(users: list[Any]) -> None:
-    game, _owner = human_turn_game(users)
+    game, owner = human_turn_game(users)
     expire(game)
     before = game.move_count
     result = deadlines.sweep()
@@ -102,6 +102,14 @@ def test_it_lets_the_autopilot_move_when_the_time_is_up(users: list[Any]) -> Non
     assert Seat.objects.get(game=game, number=0).autopilot_streak == 1
     event = Event.objects.filter(game=game, type="move", payload__seq=before + 1).get()
     assert event.payload["actor"] == "autopilot"
+    # The player is told (in-app, and on their account stream).
+    told = Notification.objects.get(user=owner, kind=NotificationKind.AUTOPILOT_MOVE)
+    assert told.game_id == game.pk
+    assert told.data["seq"] == before + 1
+    assert told.data["seat"] == 0
+    assert told.data["action"] == move.action
+    assert "ran out" in told.title
+    assert Event.objects.filter(user=owner, type="autopilot_move").count() == 1
 
 
 def test_it_claims_an_expired_turn_exactly_once(users: list[Any]) -> None:
