@@ -13,6 +13,7 @@ from collections import deque
 from typing import Any
 
 from celery import Task, shared_task
+from celery.signals import task_prerun
 from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import timezone
@@ -42,6 +43,17 @@ def bot_turn(game_id: int, expected_version: int) -> bool:
 def hand_settle(game_id: int, hand_number: int) -> bool:
     """Settle ``hand_number`` and deal the next hand; a repeat finds nothing to do."""
     return services.hand_settle(game_id=game_id, hand_number=hand_number)
+
+
+@task_prerun.connect
+def _log_redelivery(task_id: str, task: Task, **kwargs: Any) -> None:
+    """Say so when a task runs again after Redis redelivered it (acks_late: a worker died
+    holding it, and CELERY_VISIBILITY_TIMEOUT passed); it is idempotent, so this is safe."""
+    delivery_info = getattr(task.request, "delivery_info", None) or {}
+    if delivery_info.get("redelivered"):
+        logger.warning(
+            "redelivered task runs again: %s[%s] %r", task.name, task_id, kwargs.get("args")
+        )
 
 
 def enqueue_on_commit(task: Task, *args: Any) -> None:

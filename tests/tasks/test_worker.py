@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
 from django.db import transaction
 
 from games import deadlines, selectors, services, tasks
 from games.models import Game, GameStatus, HandSettlement, Move, Seat
-from tests.procs import Worker, wait_until
+from tests.procs import QUEUE, Worker, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -100,3 +103,48 @@ def test_it_finishes_the_game_after_the_worker_is_killed_mid_game(
     wait_finished(game, sweep=True)
     assert game.move_count > stopped_at
     assert_played_once(game)
+
+
+def _unacked_here() -> int:
+    """Messages of this session's queue that a worker took but never acknowledged."""
+    client = redis.Redis.from_url(settings.TEST_REDIS_URL)
+    try:
+        return sum(json.loads(raw)[2] == QUEUE for raw in client.hvals("unacked"))
+    finally:
+        client.close()
+
+
+def test_redis_redelivers_the_task_a_killed_worker_held(
+    start_worker: Callable[..., Worker], settings: Any
+) -> None:
+    """With a short CELERY_VISIBILITY_TIMEOUT the task the killed worker was running comes
+    back from Redis itself (acks_late): no sweep runs here, the game still finishes, every
+    hand settled once and no move twice."""
+    settings.STALLED_GAME_SECONDS = 3600.0  # the sweep would not kick; and it is not run
+    env = {"CELERY_VISIBILITY_TIMEOUT": "2", "LOG_LEVEL": "WARNING"}
+    game = four_bot_game("worker-redelivery")
+    for _attempt in range(8):
+        worker = start_worker(**env)
+        target = Game.objects.get(pk=game.pk).move_count + 15
+        wait_until(
+            lambda target=target: (
+                Game.objects.get(pk=game.pk).move_count >= target
+                or Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
+            ),
+            timeout=GAME_TIMEOUT,
+            what="the bots to play on",
+        )
+        assert Game.objects.get(pk=game.pk).status != GameStatus.FINISHED, "no kill landed"
+        worker.kill()  # SIGKILL, most likely while it holds a task
+        if _unacked_here():
+            break
+        # It died between two tasks: the next one waits in the queue; try again.
+    else:
+        raise AssertionError("no kill caught a task in hand in 8 attempts")
+    stopped_at = Game.objects.get(pk=game.pk).move_count
+    time.sleep(2.5)  # past the visibility timeout: the held message may be restored
+    restarted = start_worker(**env)
+    wait_finished(game)  # no sweep
+    assert game.move_count > stopped_at
+    assert_played_once(game)
+    assert "redelivered task runs again" in restarted.log.read_text()
