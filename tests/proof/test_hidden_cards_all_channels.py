@@ -126,7 +126,7 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
     # Every page a person may open on this game: the full page, every htmx partial the
     # table serves (?part=, enumerated from the template), the live poll (?since=), and
     # the hand and game history. The acting seat's htmx move answer is checked below.
-    htmx = {"HTTP_HX_REQUEST": "true"}
+    htmx: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
     pages = {
         "full page": ({}, f"/games/{game.pk}/"),
         "table partial": (htmx, f"/games/{game.pk}/"),
@@ -163,22 +163,22 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
             view = api[actor].get(game_url(game)).json()
             action = rng.choice(view["legal_actions"])
             if steps % 2:  # over the API
-                response = api[actor].post(
+                answer = api[actor].post(
                     game_url(game, "actions"),
                     {"action": action, "version": view["version"]},
                     format="json",
                 )
-                assert response.status_code == 200, response.json()
+                assert answer.status_code == 200, answer.json()
             else:  # from the table (htmx): the answer is the table after the move
-                response = web[actor].post(
+                moved = web[actor].post(
                     f"/games/{game.pk}/act",
                     {"action": json.dumps(action), "version": view["version"]},
                     **htmx,
                 )
-                assert response.status_code == 200, response.content[:300]
+                assert moved.status_code == 200, moved.content[:300]
                 game.refresh_from_db()
                 after = inspector.truth.at(game.version)
-                leaked = html_cards(response.content.decode()) & hidden_from(after, actor)
+                leaked = html_cards(moved.content.decode()) & hidden_from(after, actor)
                 assert not leaked, f"the move answer showed seat {actor} {leaked} (step {steps})"
                 acted += 1
         steps += 1
