@@ -191,7 +191,6 @@ def stalled_games_kick(*, now: datetime | None = None, limit: int = 100) -> int:
     Normally each step queues the next after commit; if a worker died between the two,
     nothing would. The tasks are idempotent (stale versions and settled hands do nothing),
     so a spare kick is harmless."""
-    from games import tasks
 
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.STALLED_GAME_SECONDS)
@@ -203,11 +202,36 @@ def stalled_games_kick(*, now: datetime | None = None, limit: int = 100) -> int:
     )
     kicked = 0
     for game in stalled.order_by("updated_at")[:limit]:
-        if game.to_act_seat is None:
-            state = services._load_state(game)
-            hand = int(rules.view(state, None)["hand_number"])
-            tasks.enqueue_on_commit(tasks.hand_settle, game.pk, hand)
-        else:
-            tasks.enqueue_on_commit(tasks.bot_turn, game.pk, game.version)
+        _next_step_queue(game)
         kicked += 1
     return kicked
+
+
+def next_step_kick(*, game_id: int) -> bool:
+    """Queue the game's next server step (bot turn or settlement) if it waits on one.
+
+    For a task that Redis redelivered and that found its own step already done: the
+    worker that died may have committed that step without queueing the next one."""
+    bot_to_act = Seat.objects.filter(game=OuterRef("pk"), number=OuterRef("to_act_seat")).exclude(
+        bot_kind=""
+    )
+    game = (
+        Game.objects.filter(pk=game_id, status=GameStatus.IN_PROGRESS)
+        .filter(Q(to_act_seat__isnull=True) | Exists(bot_to_act))
+        .first()
+    )
+    if game is None:
+        return False
+    _next_step_queue(game)
+    return True
+
+
+def _next_step_queue(game: Game) -> None:
+    from games import tasks
+
+    if game.to_act_seat is None:
+        state = services._load_state(game)
+        hand = int(rules.view(state, None)["hand_number"])
+        tasks.enqueue_on_commit(tasks.hand_settle, game.pk, hand)
+    else:
+        tasks.enqueue_on_commit(tasks.bot_turn, game.pk, game.version)

@@ -33,24 +33,44 @@ RETRY_POLICY: dict[str, Any] = {
 }
 
 
-@shared_task(name="games.bot_turn", **RETRY_POLICY)
-def bot_turn(game_id: int, expected_version: int) -> bool:
+@shared_task(name="games.bot_turn", bind=True, **RETRY_POLICY)
+def bot_turn(self: Task, game_id: int, expected_version: int) -> bool:
     """Play the bot's move if the game is still at ``expected_version`` (else no-op)."""
-    return services.bot_turn_play(game_id=game_id, expected_version=expected_version)
+    played = services.bot_turn_play(game_id=game_id, expected_version=expected_version)
+    if not played and _redelivered(self):
+        _next_step_kick(game_id)
+    return played
 
 
-@shared_task(name="games.hand_settle", **RETRY_POLICY)
-def hand_settle(game_id: int, hand_number: int) -> bool:
+@shared_task(name="games.hand_settle", bind=True, **RETRY_POLICY)
+def hand_settle(self: Task, game_id: int, hand_number: int) -> bool:
     """Settle ``hand_number`` and deal the next hand; a repeat finds nothing to do."""
-    return services.hand_settle(game_id=game_id, hand_number=hand_number)
+    settled = services.hand_settle(game_id=game_id, hand_number=hand_number)
+    if not settled and _redelivered(self):
+        _next_step_kick(game_id)
+    return settled
+
+
+def _redelivered(task: Task) -> bool:
+    delivery_info = getattr(task.request, "delivery_info", None) or {}
+    return bool(delivery_info.get("redelivered"))
+
+
+def _next_step_kick(game_id: int) -> None:
+    """A redelivered step that was already done: the worker that died holding it may have
+    committed it without queueing the next step, so queue that (a spare is harmless)."""
+    from games import deadlines
+
+    with transaction.atomic():
+        if deadlines.next_step_kick(game_id=game_id):
+            logger.warning("redelivered step of game %s was done; next step queued", game_id)
 
 
 @task_prerun.connect
 def _log_redelivery(task_id: str, task: Task, **kwargs: Any) -> None:
     """Say so when a task runs again after Redis redelivered it (acks_late: a worker died
     holding it, and CELERY_VISIBILITY_TIMEOUT passed); it is idempotent, so this is safe."""
-    delivery_info = getattr(task.request, "delivery_info", None) or {}
-    if delivery_info.get("redelivered"):
+    if _redelivered(task):
         logger.warning(
             "redelivered task runs again: %s[%s] %r", task.name, task_id, kwargs.get("args")
         )
