@@ -90,6 +90,7 @@ NOTIFICATION_LABELS = {
     "challenge": _("Email me when someone challenges me to a game"),
     "game_started": _("A game of mine started"),
     "player_joined": _("Someone joined a game of mine"),
+    "autopilot_move": _("The autopilot moved for me (time ran out)"),
 }
 
 

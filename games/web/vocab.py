@@ -55,6 +55,7 @@ NOTIFICATION_KINDS = {
     "seat_handed_to_bot": gettext_lazy("seat handed to a bot"),
     "dispute_update": gettext_lazy("dispute update"),
     "challenge": gettext_lazy("challenge"),
+    "autopilot_move": gettext_lazy("autopilot move"),
 }
 TOKEN_SCOPES = {"read": gettext_lazy("read"), "play": gettext_lazy("play")}
 RESULT_REASONS = {
