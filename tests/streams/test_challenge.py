@@ -34,13 +34,6 @@ def account_stream(user: Any, after: int) -> list[dict[str, Any]]:
     return [data for _, data in parse(body)[0]]
 
 
-@pytest.fixture
-def short_streams(settings: Any) -> None:
-    settings.STREAM_MAX_SECONDS = 0.6
-    settings.STREAM_KEEPALIVE_SECONDS = 0.2
-    settings.STREAM_POLL_SECONDS = 0.05
-
-
 @pytest.mark.django_db
 def test_the_invitee_account_stream_carries_the_challenge_and_the_inviter_does_not(
     users: list[Any], short_streams: None

@@ -47,13 +47,6 @@ def read(client: Client, path: str, **headers: str) -> str:
     return b"".join(response.streaming_content).decode()
 
 
-@pytest.fixture
-def short_streams(settings: Any) -> None:
-    settings.STREAM_MAX_SECONDS = 0.6
-    settings.STREAM_KEEPALIVE_SECONDS = 0.2
-    settings.STREAM_POLL_SECONDS = 0.05
-
-
 @pytest.mark.django_db
 class TestOverWsgi:
     def test_it_resumes_with_exactly_the_events_after_last_event_id(
