@@ -55,9 +55,7 @@ class _SettingsRate(throttling.SimpleRateThrottle):
         return float(max(1, math.ceil(self._wait)))
 
 
-def sliding_window_wait(
-    cache: BaseCache, key: str, limit: int, duration: int, now: float
-) -> float:
+def sliding_window_wait(cache: BaseCache, key: str, limit: int, duration: int, now: float) -> float:
     """Count one request under ``key``; 0.0 if it is within ``limit`` per ``duration``
     seconds, else the seconds to wait before the next one would be."""
     window = int(now // duration)
