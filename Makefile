@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv dev-venv lint format typecheck bench lock clean
+.PHONY: run test venv dev-venv lint format typecheck bench bench-bots lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,18 @@ $(VENV)/.bench-installed: pyproject.toml | $(VENV)/.dev-installed
 
 bench: dev-venv $(VENV)/.bench-installed
 	$(BIN)/python -m engine.bench
+
+# Bot reply latency (docs/performance.md): PostgreSQL + Redis + one real Celery worker.
+# The database is created when missing; override with BENCH_DATABASE / BENCH_REDIS_URL /
+# BENCH_MOVES.
+BENCH_DATABASE ?= indulgence_bench
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/14
+BENCH_MOVES ?= 300
+bench-bots: dev-venv
+	psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$(BENCH_DATABASE)'" | grep -q 1 \
+		|| createdb -h 127.0.0.1 -U postgres $(BENCH_DATABASE)
+	DATABASE_URL=postgresql://postgres@127.0.0.1:5432/$(BENCH_DATABASE) REDIS_URL=$(BENCH_REDIS_URL) \
+		LOG_LEVEL=WARNING $(BIN)/python -m games.bench_bot_latency --moves $(BENCH_MOVES)
 
 # Regenerate the lock files from pyproject.toml in throw-away virtualenvs.
 lock:

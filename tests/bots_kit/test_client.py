@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +14,9 @@ from indulgence_client import (
     Client,
     GameNotFinished,
     IllegalAction,
+    InvalidRequest,
     NotAuthenticated,
+    NotFound,
     NotSeated,
     TransportError,
     VersionConflict,
@@ -156,3 +159,63 @@ def test_actions_are_retried_with_the_same_idempotency_key_after_a_network_failu
     with pytest.raises(TransportError):
         dead.game(view["id"])
     real.close()
+
+
+def test_the_client_manages_notifications_webhooks_and_disputes(
+    server: str, bot_token: Callable[[str], str]
+) -> None:
+    """Everything else a bot account does through the client: its notifications (list,
+    mark read, preferences), webhooks (register, inspect, deliveries, delete) and disputes
+    (open, list, follow); refusals come back as the client's exceptions."""
+    with Client(server, headers=CLOSE, token=bot_token("kitnotes")) as client:
+        view = client.create_sandbox(seed="kit-notes", player_count=3, bot="random")
+        game_id = view["id"]
+        # Against bots, seat 0's first turn comes at once or after the bots have moved.
+        for _ in range(100):
+            if client.game(game_id)["legal_actions"]:
+                break
+            time.sleep(0.05)
+        page = client.notifications(unread=True)
+        kinds = {n["kind"] for n in page["results"]}
+        assert "your_turn" in kinds, page
+        assert page["count"] == len(page["results"]) >= 1
+        first = page["results"][0]["id"]
+        assert client.mark_read(first)["marked_read"] == 1
+        assert client.mark_read(first)["marked_read"] == 0  # twice is harmless
+        left = client.mark_read()
+        assert left["unread"] == 0
+        assert client.notifications(unread=True)["count"] == 0
+        assert client.notifications()["count"] == page["count"]
+
+        assert client.preferences()["email_your_turn"] is True
+        quiet = {"start": "22:00", "end": "07:00", "timezone": "Asia/Tokyo"}
+        changed = client.update_preferences(email_your_turn=False, quiet_hours=quiet)
+        assert changed["email_your_turn"] is False
+        assert changed["quiet_hours"] == quiet
+        assert client.preferences() == changed
+        assert client.update_preferences(quiet_hours=None)["quiet_hours"] is None
+        with pytest.raises(InvalidRequest):
+            client.update_preferences(quiet_hours={"start": "25:00", "end": "07:00"})
+
+        hook = client.create_webhook("http://127.0.0.1:9/hook", kinds=["your_turn"])
+        assert hook["secret"]
+        assert hook["kinds"] == ["your_turn"]
+        assert [h["id"] for h in client.webhooks()] == [hook["id"]]
+        assert "secret" not in client.webhook(hook["id"])
+        assert client.webhook_deliveries(hook["id"])["results"] == []
+        client.delete_webhook(hook["id"])
+        assert client.webhooks() == []
+        with pytest.raises(NotFound):
+            client.webhook(hook["id"])
+
+        opened = client.dispute(game_id, "The second trick looked wrong to my bot.")
+        assert opened["status"] == "open"
+        assert [d["id"] for d in client.disputes()] == [opened["id"]]
+        followed = client.get_dispute(opened["id"])
+        assert (followed["game"], followed["status"], followed["opened_by"]) == (
+            game_id,
+            "open",
+            "kitnotes",
+        )
+        with pytest.raises(NotFound):
+            client.get_dispute(opened["id"] + 1000)

@@ -4,7 +4,8 @@ Every request goes through :meth:`Client.request`, which
 
 * waits and retries on ``429 throttled`` for the server's ``Retry-After`` seconds (at
   most ``max_rate_waits`` times, each wait capped at ``max_retry_after``), then raises
-  :class:`RateLimited`;
+  :class:`RateLimited`; a repeatable request (below) answered ``503`` with a
+  ``Retry-After`` (the server's database restarting) is waited out the same way;
 * retries network failures (bounded, with backoff) when repeating is safe: reads, and
   actions, which always carry an ``Idempotency-Key`` so that a repeat is answered with the
   first result instead of acting twice;
@@ -22,6 +23,7 @@ import httpx
 
 from indulgence_client.errors import RateLimited, TransportError, error_for
 from indulgence_client.sse import EventStream
+from indulgence_client.sse import retry_after as parse_retry_after
 
 JsonDict = dict[str, Any]
 View = JsonDict
@@ -116,6 +118,18 @@ class Client:
                     self.sleep(retry_after)
                     continue
                 raise _error(response, retry_after)
+            if response.status_code == 503 and retry_network:
+                # service_unavailable (e.g. the database restarting): nothing was done, and
+                # the server says when to come back; a repeatable request waits that long.
+                unavailable_for = parse_retry_after(response.headers.get("Retry-After"))
+                if (
+                    unavailable_for is not None
+                    and rate_waits < self.max_rate_waits
+                    and unavailable_for <= self.max_retry_after
+                ):
+                    rate_waits += 1
+                    self.sleep(unavailable_for)
+                    continue
             if response.status_code >= 400:
                 raise _error(response)
             return response
@@ -248,6 +262,83 @@ class Client:
         me: JsonDict = self._json("GET", "me")
         return me
 
+    # --- disputes ---------------------------------------------------------------------------
+
+    def disputes(self) -> list[JsonDict]:
+        """Disputes on games you are seated at, newest first (``dispute`` opens one)."""
+        listed: JsonDict = self._json("GET", "disputes/")
+        disputes: list[JsonDict] = listed["disputes"]
+        return disputes
+
+    def get_dispute(self, dispute_id: int) -> JsonDict:
+        """Where a dispute stands: open, under_review, upheld or dismissed."""
+        dispute: JsonDict = self._json("GET", f"disputes/{dispute_id}")
+        return dispute
+
+    # --- notifications (play by notification: docs/notifications.md) ------------------------
+
+    def notifications(self, *, unread: bool = False, limit: int = 50, offset: int = 0) -> JsonDict:
+        """One page of your notifications, newest first: ``{"count", "next", "previous",
+        "results"}``; ``unread=True`` lists the unread ones only."""
+        params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if unread:
+            params["unread"] = "true"
+        page: JsonDict = self._json("GET", "notifications", params=params)
+        return page
+
+    def mark_read(self, notification_id: int | None = None) -> JsonDict:
+        """Mark one notification read (or every one, without an id): ``{"marked_read",
+        "unread"}``. Marking twice is harmless, so a lost answer is retried."""
+        if notification_id is None:
+            path = "notifications/read"
+        else:
+            path = f"notifications/{notification_id}/read"
+        answer: JsonDict = self._json("POST", path, retry_network=True)
+        return answer
+
+    def preferences(self) -> JsonDict:
+        """Your notification preferences (email per kind, quiet hours)."""
+        preferences: JsonDict = self._json("GET", "notifications/preferences")
+        return preferences
+
+    def update_preferences(self, **changes: Any) -> JsonDict:
+        """Change some preferences, e.g. ``update_preferences(email_your_turn=False,
+        quiet_hours={"start": "22:00", "end": "07:00", "timezone": "Asia/Tokyo"})``
+        (``quiet_hours=None`` turns them off); returns them all."""
+        preferences: JsonDict = self._json(
+            "PATCH", "notifications/preferences", json=changes, retry_network=True
+        )
+        return preferences
+
+    # --- webhooks ------------------------------------------------------------------------------
+
+    def webhooks(self) -> list[JsonDict]:
+        """Your webhooks (without their secrets)."""
+        hooks: list[JsonDict] = self._json("GET", "webhooks")
+        return hooks
+
+    def create_webhook(self, url: str, *, kinds: list[str] | None = None) -> JsonDict:
+        """Register ``url`` for notifications of ``kinds`` (default: every kind). The answer
+        carries the signing ``secret``, shown this once only."""
+        body: JsonDict = {"url": url}
+        if kinds is not None:
+            body["kinds"] = kinds
+        hook: JsonDict = self._json("POST", "webhooks", json=body)
+        return hook
+
+    def webhook(self, webhook_id: int) -> JsonDict:
+        hook: JsonDict = self._json("GET", f"webhooks/{webhook_id}")
+        return hook
+
+    def delete_webhook(self, webhook_id: int) -> None:
+        self.request("DELETE", f"webhooks/{webhook_id}")
+
+    def webhook_deliveries(self, webhook_id: int, *, limit: int = 50, offset: int = 0) -> JsonDict:
+        """One page of a webhook's delivery attempts, newest first (status, HTTP code)."""
+        params = {"limit": limit, "offset": offset}
+        page: JsonDict = self._json("GET", f"webhooks/{webhook_id}/deliveries", params=params)
+        return page
+
     # --- live streams ----------------------------------------------------------------------
 
     def game_stream(
@@ -269,10 +360,8 @@ class Client:
 
 
 def _retry_after(response: httpx.Response) -> float:
-    try:
-        return max(0.0, float(response.headers.get("Retry-After", "1")))
-    except ValueError:
-        return 1.0
+    delay = parse_retry_after(response.headers.get("Retry-After"))
+    return 1.0 if delay is None else delay
 
 
 def _error(response: httpx.Response, retry_after: float | None = None) -> Exception:

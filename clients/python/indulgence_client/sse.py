@@ -9,6 +9,8 @@ exponential backoff), so no event is lost or repeated.
 
 from __future__ import annotations
 
+import datetime
+import email.utils
 import json
 import logging
 import time
@@ -75,7 +77,9 @@ class EventStream:
     ``last_event_id`` starts at the value given (None: from the newest event when the first
     connection opens) and follows every event received, so that a new ``EventStream`` (or
     a new process) can resume from it too. Consecutive failed connections back off from
-    ``backoff`` to ``max_backoff`` seconds; after ``max_reconnects`` in a row without one
+    ``backoff`` to ``max_backoff`` seconds, except that a refusal with ``Retry-After`` (429
+    throttled, 503 unavailable) waits what the server says (at most ``max_retry_after``);
+    after ``max_reconnects`` in a row without one
     successful connection the iteration raises :class:`TransportError`. A refusal (4xx)
     raises the matching :class:`ApiError` at once.
     """
@@ -90,6 +94,7 @@ class EventStream:
         max_reconnects: int = 8,
         backoff: float = 0.5,
         max_backoff: float = 8.0,
+        max_retry_after: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.http = http
@@ -99,6 +104,7 @@ class EventStream:
         self.max_reconnects = max_reconnects
         self.backoff = backoff
         self.max_backoff = max_backoff
+        self.max_retry_after = max_retry_after
         self.sleep = sleep
         self.connections = 0  # successful connections so far (1 + reconnections)
         self._response: httpx.Response | None = None
@@ -174,6 +180,10 @@ class EventStream:
                         f"Could not reconnect to {self.path} after {failures} attempts: {exc}"
                     ) from exc
                 delay = min(self.backoff * 2 ** (failures - 1), self.max_backoff)
+                if isinstance(exc, _Unavailable) and exc.retry_after is not None:
+                    # The server said when to come back (429 throttled, 503 while its
+                    # database restarts): not sooner, and not later than max_retry_after.
+                    delay = min(exc.retry_after, self.max_retry_after)
                 logger.info(
                     "stream %s: connection failed (%s), retry in %.1fs", self.path, exc, delay
                 )
@@ -188,7 +198,9 @@ class EventStream:
         response = self.http.send(request, stream=True)
         if response.status_code == 429 or response.status_code >= 500:
             response.close()
-            raise _Unavailable(f"HTTP {response.status_code}")
+            raise _Unavailable(
+                f"HTTP {response.status_code}", retry_after(response.headers.get("Retry-After"))
+            )
         if response.status_code >= 400:
             response.read()
             try:
@@ -217,7 +229,30 @@ class EventStream:
 
 
 class _Unavailable(Exception):
-    """The server answered 429 or 5xx to a stream request: try again later."""
+    """The server answered 429 or 5xx to a stream request: try again later (after
+    ``retry_after`` seconds when the server said so)."""
+
+    def __init__(self, message: str, retry_after: float | None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def retry_after(header: str | None) -> float | None:
+    """A ``Retry-After`` header's delay in seconds (delta-seconds or an HTTP date), or
+    None when absent or unreadable."""
+    if header is None:
+        return None
+    try:
+        return max(0.0, float(header))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(header)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return max(0.0, (when - datetime.datetime.now(datetime.UTC)).total_seconds())
 
 
 __all__ = ["EventStream", "IndulgenceError", "SseMessage", "SseParser"]
