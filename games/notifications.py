@@ -34,13 +34,13 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from games import events, webhooks
 from games.errors import InvalidRequest, NotFound
-from games.models import EmailStatus, Game, Notification, NotificationKind, Player
+from games.models import EmailStatus, Game, Notification, NotificationKind, Player, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -84,14 +84,19 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
         return []
     from games import tasks
 
-    with transaction.atomic():
+    # No savepoint inside the caller's transaction (two round trips a move): an error here
+    # rolls the whole change back, which is what every caller wants.
+    with transaction.atomic(savepoint=False):
         # Locked (events.account_events_lock says why), in id order, in one query that also
-        # reads each user's preferences.
+        # reads each user's preferences and whether they have an active webhook at all.
         users = {
             u.pk: u
             for u in get_user_model()
             .objects.select_for_update(of=("self",))
             .select_related("player")
+            .annotate(
+                has_webhooks=Exists(Webhook.objects.filter(user_id=OuterRef("pk"), active=True))
+            )
             .filter(pk__in={s.user_id for s in specs})
             .order_by("pk")
         }
@@ -99,7 +104,8 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
             pk: getattr(getattr(u, "player", None), "notification_preferences", None) or {}
             for pk, u in users.items()
         }
-        hooks = webhooks.active_by_user(users)
+        hooked = [pk for pk, u in users.items() if getattr(u, "has_webhooks", False)]
+        hooks = webhooks.active_by_user(hooked) if hooked else {}
         now = timezone.now()
         created = []
         for spec in specs:

@@ -23,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -369,22 +369,14 @@ def action_submit(
         _store_state(game, new_state)
         game.save(update_fields=GAME_PLAY_FIELDS)
         view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
-        if idempotency_key is not None:
-            try:
-                # A savepoint: the game lock does not cover the key, so a request for another
-                # game may have claimed it meanwhile; its unique row then refuses this one.
-                with transaction.atomic():
-                    IdempotencyRecord.objects.create(
-                        user=user,
-                        key=idempotency_key,
-                        game=game,
-                        request_hash=request_hash,
-                        response=view,
-                    )
-            except IntegrityError as exc:
-                raise IdempotencyKeyReused(
-                    "This Idempotency-Key was already used for a different request."
-                ) from exc
+        # The game lock does not cover the key: a request for another game may have claimed
+        # it meanwhile; its unique row then refuses this one (and the move rolls back).
+        if idempotency_key is not None and not _idempotency_claim(
+            user=user, key=idempotency_key, game=game, request_hash=request_hash, response=view
+        ):
+            raise IdempotencyKeyReused(
+                "This Idempotency-Key was already used for a different request."
+            )
         _schedule_next_step(game, new_state, move=move, seats=seats)
     return ActionResult(game=game, view=view, replayed=False)
 
@@ -766,6 +758,40 @@ def _store_state(game: Game, state: rules.State) -> None:
         game.turn_deadline = None
     if rules.is_over(state) and game.status == GameStatus.IN_PROGRESS:
         _game_finish(game, state)
+
+
+def _idempotency_claim(
+    *, user: User, key: str, game: Game, request_hash: str, response: dict[str, Any]
+) -> bool:
+    """Record an action's answer under its Idempotency-Key; False when the key is taken.
+
+    One ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` (PostgreSQL and SQLite alike)
+    instead of a savepoint around an insert that may fail: one round trip, not three."""
+    meta = IdempotencyRecord._meta
+    values = {
+        "user": user.pk,
+        "key": key,
+        "game": game.pk,
+        "request_hash": request_hash,
+        "response": response,
+        "created_at": timezone.now(),
+    }
+    fields = [meta.get_field(name) for name in values]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    conflict = ", ".join(quote(meta.get_field(name).column) for name in ("user", "key"))
+    params = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(fields, values.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) "  # noqa: S608 (names from the model)
+            f"VALUES ({', '.join(['%s'] * len(fields))}) "
+            f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {quote(meta.pk.column)}",
+            params,
+        )
+        return cursor.fetchone() is not None
 
 
 def _request_hash(game_id: int, action: Any, expected_version: int | None) -> str:
