@@ -18,12 +18,13 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Field, Subquery
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -326,15 +327,16 @@ def action_submit(
     with transaction.atomic():
         # Locked: one move at a time per game; a concurrent duplicate waits, then fails
         # the version or turn check (or finds its idempotency record) instead of racing.
-        game = _lock_game(game_id)
-        if idempotency_key is not None:
-            record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
-            if record is not None:
-                if record.request_hash != request_hash:
-                    raise IdempotencyKeyReused(
-                        "This Idempotency-Key was already used for a different request."
-                    )
-                return ActionResult(game=game, view=record.response, replayed=True)
+        game = _lock_game(game_id, idempotency=(user, idempotency_key))
+        recorded_hash = getattr(game, "idempotent_hash", None)
+        if recorded_hash is not None:
+            # This key's record (read by the same query): a repeat gets the first answer.
+            if recorded_hash != request_hash:
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used for a different request."
+                )
+            first_answer: dict[str, Any] = getattr(game, "idempotent_response", None) or {}
+            return ActionResult(game=game, view=first_answer, replayed=True)
         # One read of the seats (with their accounts) serves the turn check, the view,
         # the announcement and the next-step queueing.
         seats = _seats_of(game)
@@ -626,10 +628,21 @@ def token_authenticate(*, raw: str) -> ApiToken | None:
 # --- helpers ------------------------------------------------------------------------------
 
 
-def _lock_game(game_id: int) -> Game:
-    game = selectors.games_with_adjustment_flag(
+def _lock_game(game_id: int, *, idempotency: tuple[User, str | None] | None = None) -> Game:
+    """The game row, locked. With ``idempotency`` = (user, key), the same query also reads
+    that key's record: ``game.idempotent_hash`` and ``game.idempotent_response`` (None when
+    the key is new or absent)."""
+    query = selectors.games_with_adjustment_flag(
         Game.objects.select_for_update().filter(pk=game_id)
-    ).first()
+    )
+    if idempotency is not None and idempotency[1] is not None:
+        user, key = idempotency
+        record = IdempotencyRecord.objects.filter(user=user, key=key)
+        query = query.annotate(
+            idempotent_hash=Subquery(record.values("request_hash")[:1]),
+            idempotent_response=Subquery(record.values("response")[:1]),
+        )
+    game = query.first()
     if game is None:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id})
     return game
@@ -776,10 +789,10 @@ def _idempotency_claim(
         "response": response,
         "created_at": timezone.now(),
     }
-    fields = [meta.get_field(name) for name in values]
+    fields: list[Field[Any, Any]] = [cast("Field[Any, Any]", meta.get_field(n)) for n in values]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
-    conflict = ", ".join(quote(meta.get_field(name).column) for name in ("user", "key"))
+    columns = ", ".join(quote(str(field.column)) for field in fields)
+    conflict = ", ".join(quote(str(field.column)) for field in fields[:2])  # user, key
     params = [
         field.get_db_prep_save(value, connection)
         for field, value in zip(fields, values.values(), strict=True)
@@ -788,7 +801,7 @@ def _idempotency_claim(
         cursor.execute(
             f"INSERT INTO {quote(meta.db_table)} ({columns}) "  # noqa: S608 (names from the model)
             f"VALUES ({', '.join(['%s'] * len(fields))}) "
-            f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {quote(meta.pk.column)}",
+            f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {quote(str(meta.pk.column))}",
             params,
         )
         return cursor.fetchone() is not None
