@@ -126,9 +126,11 @@ class _Http:
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
 
     def request(
-        self, method: str, path: str, token: str, body: Any = None
+        self, method: str, path: str, token: str, body: Any = None, key: str | None = None
     ) -> tuple[int, dict[str, Any]]:
         headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        if key is not None:
+            headers["Idempotency-Key"] = key
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -178,7 +180,9 @@ def _new_game(client: _Http, tokens: list[str], seed: str | None = None) -> dict
     return view
 
 
-def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> None:
+def _move_loop(
+    url: str, tokens: list[str], seconds: float, out: list[Any], keys: bool = True
+) -> None:
     """Play whole games as fast as the server answers, every request a legal move.
 
     The client creates unrated sandbox games with its own seed (api.md: ``seed``) and
@@ -186,7 +190,8 @@ def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> N
     without asking: the same thing a bot author's client does. Every answer is checked
     against the local game (version and seat to act); a mismatch counts as an error.
     Only while the worker settles a hand does the client poll (GET, not counted as
-    moves)."""
+    moves). With ``keys`` every action carries a fresh ``Idempotency-Key``, as
+    ``indulgence_client`` sends."""
     import random
 
     import engine.indulgence as rules
@@ -226,7 +231,11 @@ def _move_loop(url: str, tokens: list[str], seconds: float, out: list[Any]) -> N
             body = {"action": action, "version": version}
             started = time.perf_counter()
             status, answer = client.request(
-                "POST", f"/api/v1/games/{game_id}/actions", tokens[seat], body
+                "POST",
+                f"/api/v1/games/{game_id}/actions",
+                tokens[seat],
+                body,
+                key=uuid.uuid4().hex if keys else None,
             )
             latencies.append(time.perf_counter() - started)
             if status != 200:
@@ -252,7 +261,7 @@ def _worker_process(kind: str, url: str, work: list[Any], seconds: float, queue:
         if kind == "get":
             target, args = _get_loop, (url, item["tokens"], item["game"], seconds, out)
         else:
-            target, args = _move_loop, (url, item["tokens"], seconds, out)
+            target, args = _move_loop, (url, item["tokens"], seconds, out, item["keys"])
         threads.append(threading.Thread(target=target, args=args))
     for thread in threads:
         thread.start()
@@ -372,6 +381,12 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4, help="client processes")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--pgbench-seconds", type=int, default=10)
+    parser.add_argument(
+        "--idempotency-keys",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="send an Idempotency-Key with every action, as indulgence_client does",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
 
@@ -454,7 +469,11 @@ def main() -> None:
         gets = run_clients("get", url, work, args.seconds, args.processes)
         cpu_1 = cpu_by_group(groups)
         moves = run_clients(
-            "move", url, [{"tokens": t} for t in tokens], args.seconds, args.processes
+            "move",
+            url,
+            [{"tokens": t, "keys": args.idempotency_keys} for t in tokens],
+            args.seconds,
+            args.processes,
         )
         cpu_2 = cpu_by_group(groups)
         load_after = os.getloadavg()
@@ -489,6 +508,7 @@ def main() -> None:
         "load_after": [round(x, 2) for x in load_after],
         "clients": args.clients,
         "web_workers": args.web_workers,
+        "idempotency_keys": args.idempotency_keys,
         "seconds": args.seconds,
         "get_per_s": round(get_count / args.seconds, 1),
         "get_errors": get_errors,

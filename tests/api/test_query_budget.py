@@ -1,0 +1,76 @@
+"""How many SQL statements a game view and a move cost (docs/performance.md, "What the
+move costs"): every statement is a round trip to PostgreSQL and ORM work in the web
+process, so a change that adds one to the hot paths should be a decision, not an accident.
+
+Counted inside the test's transaction, where the service's ``transaction.atomic`` is a
+SAVEPOINT/RELEASE pair instead of BEGIN/COMMIT: the same number of statements.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Game, Notification
+from tests.api.conftest import Bearer
+from tests.api.support import game_url
+
+pytestmark = pytest.mark.django_db
+
+GET_VIEW = 3  # the token, the game (with its adjustment flag), the seats with accounts
+# The token; SAVEPOINT; the locked game (with the key's earlier record); the seats; the
+# move; the game's update; the answer's record (INSERT ... ON CONFLICT); the move event;
+# the next player locked (preferences, has-webhook flag); their notification; its account
+# event; RELEASE.
+MOVE_WITH_KEY_THAT_NOTIFIES = 12
+
+
+def statements(call: Any) -> tuple[Any, list[str]]:
+    with CaptureQueriesContext(connection) as captured:
+        result = call()
+    return result, [query["sql"] for query in captured.captured_queries]
+
+
+def test_a_view_and_a_move_stay_within_their_statement_budget(
+    game: Game, owner: Any, opponent: Any, third: Any, bearer: Bearer
+) -> None:
+    players = [owner, opponent, third]
+    assert game.to_act_seat is not None
+    actor = bearer(players[game.to_act_seat])
+    actor.get(game_url(game))  # the token's first use also records last_used_at
+
+    response, reads = statements(lambda: actor.get(game_url(game)))
+    assert response.status_code == 200
+    assert len(reads) == GET_VIEW, "\n".join(reads)
+
+    view = response.json()
+    notified_before = Notification.objects.count()
+    answer, writes = statements(
+        lambda: actor.post(
+            game_url(game, "actions"),
+            {"action": view["legal_actions"][0], "version": view["version"]},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="budget-1",
+        )
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["to_act"] != game.to_act_seat  # the turn passed: a notification
+    assert Notification.objects.count() == notified_before + 1
+    assert len(writes) == MOVE_WITH_KEY_THAT_NOTIFIES, "\n".join(w[:120] for w in writes)
+    assert not [w for w in writes if "games_webhook" in w and w.startswith('SELECT "games_webhook')]
+
+    # The repeat is answered from the record read by the game's own query: no move.
+    replay, repeated = statements(
+        lambda: actor.post(
+            game_url(game, "actions"),
+            {"action": view["legal_actions"][0], "version": view["version"]},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="budget-1",
+        )
+    )
+    assert replay.status_code == 200
+    assert replay.json() == answer.json()
+    assert len(repeated) <= 4, "\n".join(repeated)  # token, SAVEPOINT, game, RELEASE
