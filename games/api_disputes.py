@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import selectors
+from games.api import examples
 from games.api.permissions import Authenticated, TokenScopes
 from games.api.schema import READ_CODES, errors
 from games.api.views import ApiView
@@ -62,6 +63,7 @@ class DisputesView(ApiView):
 
     @extend_schema(
         operation_id="disputes_list",
+        examples=[examples.DISPUTE_LIST_EXAMPLE],
         summary="Disputes on your games",
         description=f"The newest {MAX_LISTED} disputes on games you are seated at.",
         responses={200: DisputeListShape, **errors(*READ_CODES)},
@@ -77,6 +79,7 @@ class DisputeDetailView(ApiView):
 
     @extend_schema(
         operation_id="disputes_retrieve",
+        examples=[examples.DISPUTE_DETAIL_EXAMPLE],
         summary="Where a dispute stands",
         description="open, under_review, then upheld or dismissed with a written resolution.",
         parameters=[DISPUTE_ID],

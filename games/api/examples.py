@@ -42,6 +42,7 @@ def _seat(seat: int, username: str) -> dict[str, Any]:
         "bot_kind": None,
         "florins": 30,
         "papal_bull_available": False,
+        "florins_adjustment": 0,
     }
 
 
@@ -61,6 +62,7 @@ GAME_VIEW: dict[str, Any] = {
     "turn_timeout_seconds": 86400,
     "turn_deadline": "2026-11-23T09:12:00+00:00",
     "seats": [_seat(0, "anna"), _seat(1, "bruno"), _seat(2, "carla"), _seat(3, "dario")],
+    "florin_adjustments": [],
     "open_seats": 0,
     "round": 1,
     "hand_number": 1,
@@ -224,4 +226,301 @@ TOKEN_EXAMPLE = OpenApiExample(
         "token": "ind_Qx3v9aLrT0k3nSh0wnOnlyOnce-abcdefghijklmnopq",
     },
     response_only=True,
+)
+
+
+# --- from a real 3-player game on a local server (lists trimmed) -----------------------
+
+_GAME_LIST: Any = {
+    "count": 1,
+    "next": None,
+    "previous": None,
+    "results": [
+        {
+            "id": 1,
+            "status": "finished",
+            "variant": "basic",
+            "player_count": 3,
+            "rated": False,
+            "version": 229,
+            "seats": [
+                {"seat": 0, "username": "anna", "is_bot": False},
+                {"seat": 1, "username": "bruno", "is_bot": False},
+                {"seat": 2, "username": "chiara", "is_bot": False},
+            ],
+            "open_seats": 0,
+            "to_act": None,
+            "my_seat": 0,
+            "my_turn": False,
+            "turn_deadline": None,
+            "created_at": "2026-11-22T08:46:15+00:00",
+        }
+    ],
+}
+
+_EXPORT: Any = {
+    "variant": "basic",
+    "player_count": 3,
+    "seed": "example-1",
+    "seed_commitment": "bb7d0cf1ee44aca0bcc0f739b77b935f13aec2fd537f5c29dedd883dd429ba83",
+    "first_ruler": 1,
+    "edict_deck": [
+        "last-sforza",
+        "last-orsini",
+        "any-borgia",
+        "last-medici",
+        "first-to-three",
+        "any-sforza",
+        "last-borgia",
+        "sixes",
+        "twos-threes",
+        "any-orsini",
+        "any-medici",
+        "first-last",
+    ],
+    "hands": [
+        {
+            "number": 1,
+            "round": 1,
+            "ruler": 1,
+            "deal": {
+                "0": ["B1", "B4", "B5", "B9", "M8", "O1", "O7", "O8", "S1", "S4", "S6", "S7"],
+                "1": ["B2", "B7", "M3", "M5", "M6", "O4", "O5", "O6", "O9", "S5", "S8", "S9"],
+                "2": ["B3", "B6", "B8", "M1", "M2", "M4", "M7", "M9", "O2", "O3", "S2", "S3"],
+            },
+            "edict_row": ["last-sforza", "last-orsini", "any-borgia"],
+            "edicts_in_force": ["last-sforza"],
+            "papal_bull": False,
+            "trump": None,
+            "sin_decisions": [{"seat": 2, "decision": "sin"}],
+            "sinner": 2,
+            "tricks": [
+                {
+                    "leader": 2,
+                    "plays": [
+                        {"seat": 2, "card": "B6", "indulgence": False},
+                        {"seat": 0, "card": "B9", "indulgence": False},
+                        {"seat": 1, "card": "B7", "indulgence": False},
+                    ],
+                    "winner": 0,
+                },
+                {
+                    "leader": 0,
+                    "plays": [
+                        {"seat": 0, "card": "B5", "indulgence": False},
+                        {"seat": 1, "card": "B2", "indulgence": False},
+                        {"seat": 2, "card": "B3", "indulgence": False},
+                    ],
+                    "winner": 0,
+                },
+            ],
+            "current_trick": None,
+            "ended_early": True,
+            "tie_choices": [],
+            "sin_succeeded": False,
+            "payments": [
+                {"payer": 2, "payee": 1, "owed": 8, "paid": 8, "reason": "last-sforza: sin failed"}
+            ],
+            "florins_after": {"0": 30, "1": 38, "2": 22},
+        }
+    ],
+    "result": {
+        "winner_seat": 0,
+        "florins": {"0": 57, "1": 16, "2": 17},
+        "reason": "rounds_complete",
+    },
+    "moves": [
+        {
+            "seq": 1,
+            "seat": 1,
+            "action": {"type": "choose_edict", "edict": "last-sforza"},
+            "at": "2026-11-22T08:46:15+00:00",
+        },
+        {"seq": 2, "seat": 2, "action": {"type": "sin"}, "at": "2026-11-22T08:46:15+00:00"},
+        {
+            "seq": 3,
+            "seat": 2,
+            "action": {"card": "B6", "type": "play", "indulgence": False},
+            "at": "2026-11-22T08:46:15+00:00",
+        },
+    ],
+    "id": 1,
+    "status": "finished",
+    "seats": [
+        {"seat": 0, "username": "anna", "is_bot": False},
+        {"seat": 1, "username": "bruno", "is_bot": False},
+        {"seat": 2, "username": "chiara", "is_bot": False},
+    ],
+    "florin_adjustments": [],
+    "florins_adjusted": {"0": 57, "1": 16, "2": 17},
+}
+
+_JOINED_VIEW: Any = {
+    "round": None,
+    "hand_number": None,
+    "ruler_seat": None,
+    "phase": None,
+    "to_act": None,
+    "edict_row": [],
+    "edicts_in_play": [],
+    "sinner_seat": None,
+    "trump": None,
+    "indulgence_used": False,
+    "my_hand": [],
+    "current_trick": None,
+    "tricks": [],
+    "legal_actions": [],
+    "last_settlement": None,
+    "result": None,
+    "id": 1,
+    "status": "open",
+    "variant": "basic",
+    "player_count": 3,
+    "rated": False,
+    "version": 2,
+    "my_seat": 1,
+    "seed_commitment": "bb7d0cf1ee44aca0bcc0f739b77b935f13aec2fd537f5c29dedd883dd429ba83",
+    "turn_timeout_seconds": None,
+    "turn_deadline": None,
+    "seats": [
+        {
+            "seat": 0,
+            "username": "anna",
+            "display_name": "anna",
+            "is_bot": False,
+            "bot_kind": None,
+            "florins": None,
+            "papal_bull_available": None,
+            "florins_adjustment": 0,
+        },
+        {
+            "seat": 1,
+            "username": "bruno",
+            "display_name": "bruno",
+            "is_bot": False,
+            "bot_kind": None,
+            "florins": None,
+            "papal_bull_available": None,
+            "florins_adjustment": 0,
+        },
+    ],
+    "open_seats": 1,
+    "florin_adjustments": [],
+}
+
+_LEADERBOARD: Any = {
+    "variant": "basic",
+    "player_count": 4,
+    "entries": [
+        {
+            "rank": 1,
+            "username": "anna",
+            "display_name": "Anna",
+            "is_bot": False,
+            "rating": 21.4,
+            "mu": 29.8,
+            "sigma": 2.8,
+            "games": 41,
+        },
+        {
+            "rank": 2,
+            "username": "heuristic-bot",
+            "display_name": "Heuristic bot",
+            "is_bot": True,
+            "rating": 18.9,
+            "mu": 25.6,
+            "sigma": 2.23,
+            "games": 310,
+        },
+    ],
+}
+
+_ME: Any = {
+    "username": "anna",
+    "display_name": "anna",
+    "is_bot": False,
+    "language": "en",
+    "is_staff": False,
+    "auth": "token",
+    "scopes": ["play", "read"],
+}
+
+_DISPUTE_LIST: Any = {
+    "disputes": [
+        {
+            "id": 1,
+            "game": 1,
+            "opened_by": "anna",
+            "status": "open",
+            "reason": "Seat 2 did not follow suit in trick 4.",
+            "resolution": "",
+            "created_at": "2026-11-22T08:46:26+00:00",
+            "updated_at": "2026-11-22T08:46:26+00:00",
+            "resolved_at": None,
+        }
+    ]
+}
+
+_DISPUTE_DETAIL: Any = {
+    "id": 1,
+    "game": 1,
+    "opened_by": "anna",
+    "status": "open",
+    "reason": "Seat 2 did not follow suit in trick 4.",
+    "resolution": "",
+    "created_at": "2026-11-22T08:46:26+00:00",
+    "updated_at": "2026-11-22T08:46:26+00:00",
+    "resolved_at": None,
+}
+
+_TOKEN_LIST: Any = {
+    "count": 1,
+    "next": None,
+    "previous": None,
+    "results": [
+        {
+            "id": 1,
+            "name": "my bot",
+            "prefix": "ind_iZtwKO0S",
+            "scopes": ["play", "read"],
+            "created_at": "2026-11-22T08:46:14+00:00",
+            "last_used_at": "2026-11-22T08:46:15+00:00",
+            "revoked_at": None,
+        }
+    ],
+}
+
+GAME_LIST_EXAMPLE = OpenApiExample(
+    "One page (limit=2)", value=_GAME_LIST, response_only=True, status_codes=["200"]
+)
+EXPORT_EXAMPLE = OpenApiExample(
+    "A finished game's record (one hand, two tricks and three moves shown)",
+    value=_EXPORT,
+    response_only=True,
+    status_codes=["200"],
+)
+JOIN_EXAMPLE = OpenApiExample(
+    "Seated; one seat still open", value=_JOINED_VIEW, response_only=True, status_codes=["200"]
+)
+LEADERBOARD_EXAMPLE = OpenApiExample(
+    "Top of the 4-player basic board", value=_LEADERBOARD, response_only=True
+)
+ME_EXAMPLE = OpenApiExample("Signed in with a token", value=_ME, response_only=True)
+DISPUTE_LIST_EXAMPLE = OpenApiExample("One open dispute", value=_DISPUTE_LIST, response_only=True)
+DISPUTE_DETAIL_EXAMPLE = OpenApiExample("Open", value=_DISPUTE_DETAIL, response_only=True)
+DISPUTE_REQUEST_EXAMPLE = OpenApiExample(
+    "What went wrong",
+    value={"reason": "Seat 2 did not follow suit in trick 4."},
+    request_only=True,
+)
+TOKEN_LIST_EXAMPLE = OpenApiExample(
+    "One token (its secret part is never shown again)",
+    value=_TOKEN_LIST,
+    response_only=True,
+    status_codes=["200"],
+)
+TOKEN_REQUEST_EXAMPLE = OpenApiExample(
+    "A token for a bot that plays",
+    value={"name": "my bot", "scopes": ["read", "play"]},
+    request_only=True,
 )

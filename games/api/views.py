@@ -91,6 +91,7 @@ def _idempotency_key(request: Request) -> str | None:
 class GamesView(ApiView):
     @extend_schema(
         operation_id="games_list",
+        examples=[examples.GAME_LIST_EXAMPLE],
         summary="List games",
         description=(
             "Newest first, paginated with limit/offset. Anyone may list games; `mine=true` "
@@ -172,6 +173,7 @@ class GameDetailView(ApiView):
 class GameJoinView(ApiView):
     @extend_schema(
         operation_id="games_join",
+        examples=[examples.JOIN_EXAMPLE],
         summary="Take the first free seat",
         description="The game starts by itself when the last seat is taken.",
         parameters=[GAME_ID],
@@ -258,6 +260,7 @@ class GameMovesView(ApiView):
 class GameExportView(ApiView):
     @extend_schema(
         operation_id="games_export_retrieve",
+        examples=[examples.EXPORT_EXAMPLE],
         summary="The full record",
         description=(
             "Seed, every deal, trick and payment, and the move log: published when the game "
@@ -291,7 +294,7 @@ class GameDisputesView(ApiView):
                 "invalid_request", "not_seated", "not_found", "dispute_not_allowed", *WRITE_CODES
             ),
         },
-        examples=[examples.DISPUTE_EXAMPLE],
+        examples=[examples.DISPUTE_REQUEST_EXAMPLE, examples.DISPUTE_EXAMPLE],
         tags=["games"],
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -316,6 +319,7 @@ class GameDisputesView(ApiView):
 class LeaderboardView(ApiView):
     @extend_schema(
         operation_id="leaderboard_retrieve",
+        examples=[examples.LEADERBOARD_EXAMPLE],
         summary="Ratings of one pool",
         description="OpenSkill ratings per variant and player count, best first (public).",
         parameters=[s.LeaderboardQuery],
@@ -337,6 +341,7 @@ class MeView(ApiView):
 
     @extend_schema(
         operation_id="me_retrieve",
+        examples=[examples.ME_EXAMPLE],
         summary="Who you are",
         description="The caller's account, and how it authenticated (check a token with this).",
         responses={200: s.MeResponse, **errors(*READ_CODES)},
@@ -381,6 +386,7 @@ class TokensView(ApiView):
 
     @extend_schema(
         operation_id="tokens_list",
+        examples=[examples.TOKEN_LIST_EXAMPLE],
         summary="Your API tokens",
         description="Newest first, revoked ones included. Needs the web session.",
         parameters=[
@@ -405,7 +411,7 @@ class TokensView(ApiView):
             201: s.TokenCreatedResponse,
             **errors("invalid_request", "csrf_failed", "malformed_json", *TOKEN_CODES),
         },
-        examples=[examples.TOKEN_EXAMPLE],
+        examples=[examples.TOKEN_REQUEST_EXAMPLE, examples.TOKEN_EXAMPLE],
         tags=["tokens"],
     )
     def post(self, request: Request) -> Response:

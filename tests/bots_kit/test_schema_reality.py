@@ -27,23 +27,11 @@ import jsonschema
 import pytest
 from django.urls import get_resolver
 
+from tests.openapi import json_schema
+
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"
-
-
-def json_schema(node: Any) -> Any:
-    """An OpenAPI 3.0 schema object as JSON Schema (2020-12), objects closed."""
-    if isinstance(node, list):
-        return [json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    converted = {key: json_schema(value) for key, value in node.items() if key != "nullable"}
-    if converted.get("type") == "object" and "properties" in converted:
-        converted.setdefault("additionalProperties", False)
-    if node.get("nullable"):
-        return {"anyOf": [converted, {"type": "null"}]}
-    return converted
 
 
 class Schema:
