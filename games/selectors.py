@@ -32,7 +32,7 @@ from games.models import (
 AnyUser = User | AnonymousUser
 
 # The fields of api.md "The view" that only exist once cards are dealt.
-_UNDEALT_VIEW: dict[str, Any] = {
+UNDEALT_VIEW: dict[str, Any] = {
     "round": None,
     "hand_number": None,
     "ruler_seat": None,
@@ -94,7 +94,7 @@ def game_view(
         seats = _seats(game)  # one query serves both the caller's seat and the seat list
     my_seat = _seat_number_of(seats, user)
     if game.snapshot is None:
-        view = dict(_UNDEALT_VIEW)
+        view = dict(UNDEALT_VIEW)
         engine_seats: dict[int, dict[str, Any]] = {}
     else:
         if state is None:

@@ -6,6 +6,8 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample
 
+from games.selectors import UNDEALT_VIEW
+
 _BORGIA_EDICT = {
     "id": "any-borgia",
     "kind": "any_family",
@@ -356,22 +358,7 @@ _EXPORT: Any = {
 }
 
 _JOINED_VIEW: Any = {
-    "round": None,
-    "hand_number": None,
-    "ruler_seat": None,
-    "phase": None,
-    "to_act": None,
-    "edict_row": [],
-    "edicts_in_play": [],
-    "sinner_seat": None,
-    "trump": None,
-    "indulgence_used": False,
-    "my_hand": [],
-    "current_trick": None,
-    "tricks": [],
-    "legal_actions": [],
-    "last_settlement": None,
-    "result": None,
+    **UNDEALT_VIEW,  # what an open game's view says before the deal
     "id": 1,
     "status": "open",
     "variant": "basic",
@@ -445,22 +432,6 @@ _ME: Any = {
     "scopes": ["play", "read"],
 }
 
-_DISPUTE_LIST: Any = {
-    "disputes": [
-        {
-            "id": 1,
-            "game": 1,
-            "opened_by": "anna",
-            "status": "open",
-            "reason": "Seat 2 did not follow suit in trick 4.",
-            "resolution": "",
-            "created_at": "2026-11-22T08:46:26+00:00",
-            "updated_at": "2026-11-22T08:46:26+00:00",
-            "resolved_at": None,
-        }
-    ]
-}
-
 _DISPUTE_DETAIL: Any = {
     "id": 1,
     "game": 1,
@@ -472,6 +443,8 @@ _DISPUTE_DETAIL: Any = {
     "updated_at": "2026-11-22T08:46:26+00:00",
     "resolved_at": None,
 }
+
+_DISPUTE_LIST: Any = {"disputes": [_DISPUTE_DETAIL]}
 
 _TOKEN_LIST: Any = {
     "count": 1,
