@@ -322,8 +322,45 @@ def action_submit(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> ActionResult:
-    """Apply a seated player's action. A rejected action changes nothing."""
+    """Apply a seated player's action. A rejected action changes nothing.
+
+    With an ``idempotency_key`` a repeat of the same request is answered with the first
+    request's result (``replayed``), never applied twice."""
     request_hash = _request_hash(game_id, action, expected_version)
+    try:
+        return _action_apply(
+            game_id=game_id,
+            user=user,
+            action=action,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            request_hash=request_hash,
+        )
+    except (VersionConflict, NotYourTurn, IllegalActionError, GameNotActive, IdempotencyKeyReused):
+        if idempotency_key is None:
+            raise
+        # A repeat that waited for the game's lock while the first request held it: the
+        # locking query's snapshot predates the first's commit, so it could not see the
+        # record. Refused, it looks again (a new statement sees what has committed).
+        record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+        if record is None:
+            raise
+        if record.request_hash != request_hash:
+            raise IdempotencyKeyReused(
+                "This Idempotency-Key was already used for a different request."
+            ) from None
+        return ActionResult(game=Game.objects.get(pk=game_id), view=record.response, replayed=True)
+
+
+def _action_apply(
+    *,
+    game_id: int,
+    user: User,
+    action: Any,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    request_hash: str,
+) -> ActionResult:
     with transaction.atomic():
         # Locked: one move at a time per game; a concurrent duplicate waits, then fails
         # the version or turn check (or finds its idempotency record) instead of racing.

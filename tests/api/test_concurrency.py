@@ -121,3 +121,64 @@ def test_it_refuses_one_idempotency_key_sent_for_two_games_at_once(
     assert answers["a"] == (200, None)
     assert answers["b"] == (422, "idempotency_key_reused")
     assert Move.objects.filter(game=game_b).count() == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_that_arrives_while_the_first_request_holds_the_game_gets_its_answer(
+    owner: Any, opponent: Any, third: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client whose first POST timed out retries with the same Idempotency-Key while the
+    first is still inside its transaction: the retry waits for the game's lock, then is
+    answered with the first request's result (replayed), not a 409 and not a second move.
+    (The retry's locking query started before the first committed, so it cannot see the
+    first's record; the service looks again once refused.)"""
+    game = three_player_game(owner, opponent, third)
+    assert game.to_act_seat is not None
+    actor = [owner, opponent, third][game.to_act_seat]
+    _token, raw = services.token_issue(user=actor)
+    view = selectors.game_view(game=game, user=actor)
+    body = {"action": view["legal_actions"][0], "version": game.version}
+
+    inserted, release = threading.Event(), threading.Event()
+    schedule = services._schedule_next_step
+
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        if not inserted.is_set():
+            inserted.set()
+            release.wait(timeout=20)
+        return schedule(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_schedule_next_step", paused)
+    answers: dict[str, Any] = {}
+
+    def submit(name: str) -> None:
+        try:
+            client = APIClient(HTTP_AUTHORIZATION=f"Bearer {raw}", raise_request_exception=False)
+            response = client.post(
+                game_url(game, "actions"), body, format="json", HTTP_IDEMPOTENCY_KEY="retry-1"
+            )
+            answers[name] = response
+        finally:
+            connections.close_all()
+
+    first = threading.Thread(target=submit, args=("first",))
+    first.start()
+    assert inserted.wait(timeout=20)
+    retry = threading.Thread(target=submit, args=("retry",))
+    retry.start()
+    with connection.cursor() as cursor:
+        for _ in range(100):  # until the retry waits for the game's lock (at most 10 s)
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                break
+            time.sleep(0.1)
+    release.set()
+    first.join(timeout=30)
+    retry.join(timeout=30)
+
+    assert answers["first"].status_code == 200
+    assert answers["retry"].status_code == 200, answers["retry"].json()
+    assert answers["retry"]["Idempotent-Replayed"] == "true"
+    assert answers["retry"].json() == answers["first"].json()
+    assert Move.objects.filter(game=game).count() == 1
