@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Player, Rating
-from tests.helpers import play_humans_until
+from tests.api.support import finished_game
 from tests.web.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,13 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def rated_owner(owner: Any, three_humans: Game, opponent: Any, third: Any) -> Any:
+def finished(owner: Any, opponent: Any, third: Any) -> Game:
+    """A finished game of the owner (a seed that ends early: about 30 moves, not 200)."""
+    return finished_game(owner, opponent, third)
+
+
+@pytest.fixture
+def rated_owner(owner: Any, finished: Game) -> Any:
     """The owner with one rating and one finished game (plus the private data a profile
     must not show)."""
     owner.email = "owner-private@example.com"
@@ -26,13 +32,12 @@ def rated_owner(owner: Any, three_humans: Game, opponent: Any, third: Any) -> An
     Rating.objects.create(
         player=player, variant="basic", player_count=4, mu=31.5, sigma=5.0, games=7
     )
-    play_humans_until(three_humans, {0: owner, 1: opponent, 2: third})
     return owner
 
 
 class TestProfilePage:
     def test_the_owner_sees_ratings_recent_games_and_the_name_form(
-        self, rated_owner: Any, three_humans: Game
+        self, rated_owner: Any, finished: Game
     ) -> None:
         response = client_for(rated_owner).get("/players/owner/")
         html = response.content.decode()
@@ -40,7 +45,7 @@ class TestProfilePage:
         assert html.strip().startswith("<!doctype html>")
         assert "<td>Basic</td><td>4</td><td>16.5</td>" in html  # 31.5 - 3 * 5.0
         assert "<td>7</td>" in html
-        assert f'href="/games/{three_humans.pk}/replay"' in html  # finished: the replay
+        assert f'href="/games/{finished.pk}/replay"' in html  # finished: the replay
         assert "Game over" not in html
         assert 'name="display_name"' in html
         assert 'hx-post="/players/owner/"' in html
