@@ -55,6 +55,16 @@ def test_it_accepts_exactly_one_of_eight_simultaneous_identical_moves(
     assert game.version == body["version"] + 1
 
 
+def wait_until_a_request_waits_for_a_lock() -> None:
+    """Poll PostgreSQL until some session waits for a lock (at most 10 s)."""
+    with connection.cursor() as cursor:
+        for _ in range(100):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.1)
+
+
 def _first_ruler(seed: str) -> int:
     return rules.new_game(3, "basic", seed).first_ruler
 
@@ -108,12 +118,7 @@ def test_it_refuses_one_idempotency_key_sent_for_two_games_at_once(
     assert inserted.wait(timeout=20)
     second = threading.Thread(target=submit, args=("b", game_b))
     second.start()
-    with connection.cursor() as cursor:
-        for _ in range(100):  # until B waits for A's uncommitted record (at most 10 s)
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-            if cursor.fetchone()[0]:
-                break
-            time.sleep(0.1)
+    wait_until_a_request_waits_for_a_lock()  # B, for A's uncommitted record
     release.set()
     first.join(timeout=30)
     second.join(timeout=30)
@@ -167,12 +172,7 @@ def test_a_retry_that_arrives_while_the_first_request_holds_the_game_gets_its_an
     assert inserted.wait(timeout=20)
     retry = threading.Thread(target=submit, args=("retry",))
     retry.start()
-    with connection.cursor() as cursor:
-        for _ in range(100):  # until the retry waits for the game's lock (at most 10 s)
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-            if cursor.fetchone()[0]:
-                break
-            time.sleep(0.1)
+    wait_until_a_request_waits_for_a_lock()  # the retry, for the game's lock
     release.set()
     first.join(timeout=30)
     retry.join(timeout=30)
