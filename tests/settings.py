@@ -14,7 +14,7 @@ import os
 import dj_database_url
 
 from indulgence_site.settings import *  # noqa: F403
-from indulgence_site.settings import VAR_DIR
+from indulgence_site.settings import POSTGRES_BINDING_OPTIONS, VAR_DIR
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://127.0.0.1:5432/test")
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -57,6 +57,7 @@ CHROMIUM_AVAILABLE = os.access(CHROMIUM_PATH, os.X_OK)
 
 if POSTGRES_AVAILABLE:
     DATABASES = {"default": dj_database_url.parse(TEST_DATABASE_URL, conn_max_age=0)}
+    DATABASES["default"]["OPTIONS"] = dict(POSTGRES_BINDING_OPTIONS)  # as in production
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_indulgence")}
 else:
     DATABASES = {
