@@ -34,11 +34,12 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from games import events, webhooks
+from games.compiled import CompiledQuery
 from games.errors import InvalidRequest, NotFound
 from games.models import EmailStatus, Game, Notification, NotificationKind, Player, Webhook
 
@@ -76,6 +77,23 @@ def game_url(game_id: int) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
+def _users_locked(user_ids: list[int]) -> QuerySet[User]:
+    return (
+        get_user_model()
+        .objects.select_for_update(of=("self",))
+        .select_related("player")
+        .annotate(has_webhooks=Exists(Webhook.objects.filter(user_id=OuterRef("pk"), active=True)))
+        .filter(pk__in=user_ids)
+        .order_by("pk")
+    )
+
+
+# Nearly every move notifies one account (its "your turn"): that shape is compiled once.
+_USER_LOCKED: CompiledQuery[User] = CompiledQuery(
+    lambda user_id: _users_locked([user_id]), -7_300_000_011
+)
+
+
 def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
     """Record notifications (in-app, account stream, webhooks) and queue their emails.
 
@@ -89,17 +107,9 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
     with transaction.atomic(savepoint=False):
         # Locked (events.account_events_lock says why), in id order, in one query that also
         # reads each user's preferences and whether they have an active webhook at all.
-        users = {
-            u.pk: u
-            for u in get_user_model()
-            .objects.select_for_update(of=("self",))
-            .select_related("player")
-            .annotate(
-                has_webhooks=Exists(Webhook.objects.filter(user_id=OuterRef("pk"), active=True))
-            )
-            .filter(pk__in={s.user_id for s in specs})
-            .order_by("pk")
-        }
+        user_ids = sorted({s.user_id for s in specs})
+        found = _USER_LOCKED(user_ids[0]) if len(user_ids) == 1 else _users_locked(user_ids)
+        users = {u.pk: u for u in found}
         preferences = {
             pk: getattr(getattr(u, "player", None), "notification_preferences", None) or {}
             for pk, u in users.items()

@@ -24,13 +24,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Field, Subquery
+from django.db.models import Field, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 import engine.indulgence as rules
 from games import announce, bots, selectors
+from games.compiled import CompiledQuery
 from games.errors import (
     AlreadySeated,
     DisputeNotAllowed,
@@ -665,28 +666,55 @@ def token_authenticate(*, raw: str) -> ApiToken | None:
 # --- helpers ------------------------------------------------------------------------------
 
 
+# Sentinels for the compiled queries below: ids and a key no real argument equals.
+_ID, _ID2, _KEY = -7_300_000_001, -7_300_000_002, "\x00compiled-query-key"
+
+
+def _games_locked(game_id: int) -> QuerySet[Game]:
+    return selectors.games_with_adjustment_flag(
+        Game.objects.select_for_update().filter(pk=game_id)
+    ).order_by("pk")[:1]
+
+
+def _games_locked_with_key(game_id: int, user_id: int, key: str) -> QuerySet[Game]:
+    record = IdempotencyRecord.objects.filter(user_id=user_id, key=key)
+    return _games_locked(game_id).annotate(
+        idempotent_hash=Subquery(record.values("request_hash")[:1]),
+        idempotent_response=Subquery(record.values("response")[:1]),
+    )
+
+
+# Every move and bot turn runs these: compiled once per process (games.compiled).
+_GAME_LOCKED = CompiledQuery(_games_locked, _ID)
+_GAME_LOCKED_WITH_KEY = CompiledQuery(_games_locked_with_key, _ID, _ID2, _KEY)
+_SEATS = CompiledQuery(
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id).select_related("player__user").order_by("number")
+    ),
+    _ID,
+)
+
+
 def _lock_game(game_id: int, *, idempotency: tuple[User, str | None] | None = None) -> Game:
     """The game row, locked. With ``idempotency`` = (user, key), the same query also reads
     that key's record: ``game.idempotent_hash`` and ``game.idempotent_response`` (None when
     the key is new or absent)."""
-    query = selectors.games_with_adjustment_flag(
-        Game.objects.select_for_update().filter(pk=game_id)
-    )
     if idempotency is not None and idempotency[1] is not None:
         user, key = idempotency
-        record = IdempotencyRecord.objects.filter(user=user, key=key)
-        query = query.annotate(
-            idempotent_hash=Subquery(record.values("request_hash")[:1]),
-            idempotent_response=Subquery(record.values("response")[:1]),
-        )
-    game = query.first()
+        game = _GAME_LOCKED_WITH_KEY.first(game_id, user.pk, key)
+    else:
+        game = _GAME_LOCKED.first(game_id)
     if game is None:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id})
     return game
 
 
 def _seats_of(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("player__user").order_by("number"))
+    """The game's seats with their players and accounts, in seat order."""
+    seats = _SEATS(game.pk)
+    for seat in seats:
+        seat.game = game  # as game.seats would set it: no query for seat.game
+    return seats
 
 
 def _human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:

@@ -1,0 +1,147 @@
+"""games.compiled: an ORM query compiled once, run again with new arguments, must give
+exactly what the ORM gives (fields, select_related objects, converted annotations)."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import QuerySet
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+
+from games import notifications, selectors, services
+from games.compiled import CompiledQuery
+from games.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def started_game(users: list[Any], seed: str) -> Game:
+    game = services.game_create(creator=users[0], player_count=3, rated=False, seed=seed)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    return game
+
+
+def same_instance(a: Any, b: Any) -> None:
+    assert type(a) is type(b)
+    for field in type(a)._meta.concrete_fields:
+        assert getattr(a, field.attname) == getattr(b, field.attname), field.name
+
+
+@pytest.fixture
+def users(owner: Any, opponent: Any, third: Any) -> list[Any]:
+    return [owner, opponent, third]
+
+
+def test_the_locked_game_with_a_key_record_is_what_the_orm_reads(users: list[Any]) -> None:
+    game = started_game(users, "compiled-1")
+    mover = users[game.to_act_seat or 0]
+    action = selectors.game_view(game=game, user=mover)["legal_actions"][0]
+    services.action_submit(
+        game_id=game.pk,
+        user=mover,
+        action=action,
+        expected_version=game.version,
+        idempotency_key="key-1",
+    )
+    for key in ("key-1", "no-such-key"):
+        with transaction.atomic():
+            compiled = services._GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, key)
+            orm = services._games_locked_with_key(game.pk, mover.pk, key).first()
+        assert compiled is not None
+        assert orm is not None
+        same_instance(compiled, orm)
+        assert isinstance(compiled.snapshot, dict)  # JSON decoded, as the ORM does
+        for name in ("has_florin_adjustments", "idempotent_hash", "idempotent_response"):
+            assert getattr(compiled, name) == getattr(orm, name), name
+    with transaction.atomic():
+        found = services._GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, "key-1")
+    assert found is not None
+    assert isinstance(found.idempotent_response, dict)  # type: ignore[attr-defined]
+    assert found.idempotent_response["version"] == game.version + 1  # type: ignore[attr-defined]
+
+
+def test_each_call_runs_with_its_own_arguments(users: list[Any], make_user: Any) -> None:
+    first = started_game(users, "compiled-2")
+    others = [make_user(f"other-{i}") for i in range(3)]
+    second = started_game(others, "compiled-3")
+    with transaction.atomic():
+        assert services._lock_game(first.pk).pk == first.pk
+        assert services._lock_game(second.pk).pk == second.pk
+        assert services._GAME_LOCKED.first(10**9) is None
+
+
+def test_seats_come_with_their_accounts_and_game_in_one_query(users: list[Any]) -> None:
+    game = started_game(users, "compiled-4")
+    orm = list(game.seats.select_related("player__user").order_by("number"))
+    with CaptureQueriesContext(connection) as queries:
+        seats = services._seats_of(game)
+        names = [seat.player.user.username for seat in seats]
+        games = {seat.game.pk for seat in seats}
+    assert len(queries) == 1
+    assert names == [u.username for u in users]
+    assert games == {game.pk}
+    for compiled, expected in zip(seats, orm, strict=True):
+        same_instance(compiled, expected)
+        same_instance(compiled.player, expected.player)
+        same_instance(compiled.player.user, expected.player.user)
+
+
+def test_the_notified_account_is_read_with_its_preferences(users: list[Any]) -> None:
+    owner = users[0]
+    player = services.player_ensure(user=owner)
+    player.notification_preferences = {"email_your_turn": False}
+    player.save()
+    with transaction.atomic():
+        (compiled,) = notifications._USER_LOCKED(owner.pk)
+        (orm,) = notifications._users_locked([owner.pk])
+    same_instance(compiled, orm)
+    assert compiled.player.notification_preferences == {"email_your_turn": False}
+    assert compiled.has_webhooks is False  # type: ignore[attr-defined]
+
+
+def test_the_sql_is_compiled_once_per_process(users: list[Any]) -> None:
+    game = started_game(users, "compiled-5")
+    query: CompiledQuery[Seat] = CompiledQuery(
+        lambda game_id: Seat.objects.filter(game_id=game_id).order_by("number"), -1_000_001
+    )
+    with mock.patch.object(query, "_compile", wraps=query._compile) as compile_calls:
+        assert [s.number for s in query(game.pk)] == [0, 1, 2]
+        assert [s.number for s in query(game.pk)] == [0, 1, 2]
+        assert query(-5) == []
+    assert compile_calls.call_count == 1
+
+
+def test_a_sentinel_the_lookup_rewrites_is_refused_when_built() -> None:
+    def build(name: str) -> QuerySet[Any]:
+        return get_user_model().objects.filter(username__contains=name)
+
+    with pytest.raises(ValueError, match="does not reach the SQL unchanged"):
+        CompiledQuery(build, "\x00sentinel")("x")
+
+
+def test_the_wrong_number_of_arguments_is_refused() -> None:
+    with pytest.raises(TypeError):
+        services._GAME_LOCKED(1, 2)
+
+
+@pytest.mark.postgres
+def test_a_locking_query_outside_a_transaction_is_refused_as_the_orm_refuses_it(
+    users: list[Any],
+) -> None:
+    game = started_game(users, "compiled-6")
+    query = CompiledQuery(lambda pk: Game.objects.select_for_update().filter(pk=pk), -1_000_002)
+    with transaction.atomic():
+        assert query.first(game.pk) is not None  # compiled inside a transaction
+    # Under pytest-django the test runs in a transaction: leave it to see autocommit.
+    with (
+        mock.patch.object(connection, "get_autocommit", return_value=True),
+        pytest.raises(TransactionManagementError),
+    ):
+        query.first(game.pk)
