@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model, QuerySet
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.models import Model, QuerySet, signals
 from django.db.models import query as django_query
 from django.db.transaction import TransactionManagementError
 
@@ -141,3 +141,121 @@ def _related_populators(klass_info: dict[str, Any], select: Any, using: str) -> 
         klass_info, select, using
     )
     return populators
+
+
+# --- INSERT and UPDATE of one object ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _WritePlan:
+    sql: str
+    fields: tuple[Any, ...]
+    returning: tuple[Any, ...]
+
+
+_WRITE_PLANS: dict[tuple[Any, ...], _WritePlan] = {}
+
+
+def insert(obj: Model, *, using: str = DEFAULT_DB_ALIAS) -> None:
+    """``obj.save()`` of a new object, as one ``INSERT ... RETURNING`` whose SQL is built
+    once per model. Falls back to ``obj.save(force_insert=True)`` whenever the shortcut
+    would not do exactly what it does: a primary key already set, multi-table inheritance,
+    ``pre_save``/``post_save`` receivers, an expression among the values, a database other
+    than PostgreSQL or SQLite (with ``RETURNING``)."""
+    model = type(obj)
+    connection = connections[using]
+    meta = model._meta
+    if (
+        obj.pk is not None
+        or meta.parents
+        or connection.vendor not in ("postgresql", "sqlite")
+        or not connection.features.can_return_columns_from_insert
+        or _has_receivers(model)
+    ):
+        obj.save(force_insert=True, using=using)
+        return
+    key = ("insert", model, using, connection.vendor)
+    plan = _WRITE_PLANS.get(key)
+    if plan is None:
+        fields = tuple(
+            f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field
+        )
+        _refuse_placeholders(fields)
+        ops: Any = connection.ops
+        quote = ops.quote_name
+        returning_sql, _ = ops.return_insert_columns(meta.db_returning_fields)
+        plan = _WRITE_PLANS[key] = _WritePlan(
+            sql=(
+                f"INSERT INTO {quote(meta.db_table)} "  # noqa: S608 (names from the model)
+                f"({', '.join(quote(str(f.column)) for f in fields)}) "
+                f"VALUES ({', '.join(['%s'] * len(fields))}) {returning_sql}"
+            ),
+            fields=fields,
+            returning=tuple(meta.db_returning_fields),
+        )
+    values = [field.pre_save(obj, True) for field in plan.fields]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        obj.save(force_insert=True, using=using)
+        return
+    params = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(plan.fields, values, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(plan.sql, params)
+        row = cursor.fetchone()
+    for field, value in zip(plan.returning, row, strict=True):
+        setattr(obj, field.attname, value)
+    obj._state.adding = False
+    obj._state.db = using
+
+
+def update(obj: Model, fields: Sequence[str], *, using: str = DEFAULT_DB_ALIAS) -> None:
+    """``obj.save(update_fields=fields)`` as one ``UPDATE`` whose SQL is built once per
+    model and field list (same fallbacks as :func:`insert`; a row that is gone raises
+    ``DatabaseError`` as ``save`` does)."""
+    model = type(obj)
+    connection = connections[using]
+    meta = model._meta
+    if meta.parents or _has_receivers(model):
+        obj.save(update_fields=fields, using=using)
+        return
+    key = ("update", model, tuple(fields), using, connection.vendor)
+    plan = _WRITE_PLANS.get(key)
+    if plan is None:
+        chosen: tuple[Any, ...] = tuple(meta.get_field(name) for name in fields)
+        _refuse_placeholders(chosen)
+        quote = connection.ops.quote_name
+        plan = _WRITE_PLANS[key] = _WritePlan(
+            sql=(
+                f"UPDATE {quote(meta.db_table)} SET "  # noqa: S608 (names from the model)
+                f"{', '.join(f'{quote(f.column)} = %s' for f in chosen)} "
+                f"WHERE {quote(str(meta.pk.column))} = %s"
+            ),
+            fields=chosen,
+            returning=(),
+        )
+    values = [field.pre_save(obj, False) for field in plan.fields]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        obj.save(update_fields=fields, using=using)
+        return
+    params = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(plan.fields, values, strict=True)
+    ]
+    params.append(meta.pk.get_db_prep_value(obj.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(plan.sql, params)
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+    obj._state.db = using
+
+
+def _has_receivers(model: type[Model]) -> bool:
+    return signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
+
+
+def _refuse_placeholders(fields: Sequence[Any]) -> None:
+    for field in fields:
+        if hasattr(field, "get_placeholder"):
+            raise ValueError(f"{field} has its own SQL placeholder: save it with the ORM.")

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from games import compiled
 from games.models import Event, Game
 
 logger = logging.getLogger(__name__)
@@ -44,13 +45,14 @@ def game_event_add(
     seat_payloads: dict[int, dict[str, Any]] | None = None,
 ) -> Event:
     """Record a game event. Call under the game's row lock, inside its transaction."""
-    event = Event.objects.create(
+    event = Event(
         game=game,
         type=type,
         version=game.version,
         payload=payload,
         seat_payloads={str(seat): extra for seat, extra in (seat_payloads or {}).items()},
     )
+    compiled.insert(event)
     _publish_on_commit(game_channel(game.pk), event.pk)
     return event
 
@@ -78,7 +80,8 @@ def account_event_add(
     *, user_id: int, type: str, payload: dict[str, Any], version: int | None = None
 ) -> Event:
     """Record an event for one account. Take :func:`account_events_lock` first."""
-    event = Event.objects.create(user_id=user_id, type=type, version=version, payload=payload)
+    event = Event(user_id=user_id, type=type, version=version, payload=payload)
+    compiled.insert(event)
     _publish_on_commit(user_channel(user_id), event.pk)
     return event
 

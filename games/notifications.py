@@ -38,7 +38,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from games import events, webhooks
+from games import compiled, events, webhooks
 from games.compiled import CompiledQuery
 from games.errors import InvalidRequest, NotFound
 from games.models import EmailStatus, Game, Notification, NotificationKind, Player, Webhook
@@ -122,7 +122,7 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
             user = users[spec.user_id]
             url = game_url(spec.game.pk) if spec.game is not None else ""
             status, due = _email_plan(user, spec.kind, preferences[user.pk], now)
-            notification = Notification.objects.create(
+            notification = Notification(
                 user=user,
                 kind=spec.kind,
                 game=spec.game,
@@ -133,6 +133,7 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
                 email_status=status,
                 email_due_at=due,
             )
+            compiled.insert(notification)
             payload = {
                 "game": spec.game.pk if spec.game is not None else None,
                 "notification": notification.pk,

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, F, OuterRef, QuerySet
 
 import engine.indulgence as rules
+from games.compiled import CompiledQuery
 from games.errors import GameNotFinished, InvalidRequest, NotFound
 from games.models import (
     ApiToken,
@@ -61,7 +62,7 @@ def games_with_adjustment_flag(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def game_get(*, game_id: int) -> Game:
-    game = games_with_adjustment_flag(Game.objects.filter(pk=game_id)).first()
+    game = _GAME.first(game_id)
     if game is None:
         raise NotFound(f"There is no game {game_id}.")
     return game
@@ -69,7 +70,7 @@ def game_get(*, game_id: int) -> Game:
 
 def seat_of(*, game: Game, user: AnyUser) -> int | None:
     """The seat a human user plays at this game (None for outsiders and anonymous users)."""
-    return _seat_number_of(_seats(game), user)
+    return _seat_number_of(seats_of_game(game), user)
 
 
 def _seat_number_of(seats: list[Seat], user: AnyUser) -> int | None:
@@ -91,7 +92,7 @@ def game_view(
     """api.md "The view" for this user: their seat's view if seated, else a spectator's.
     ``seats``: the game's seats with ``player__user`` loaded, if the caller has them."""
     if seats is None:
-        seats = _seats(game)  # one query serves both the caller's seat and the seat list
+        seats = seats_of_game(game)  # one query: the caller's seat and the seat list
     my_seat = _seat_number_of(seats, user)
     if game.snapshot is None:
         view = dict(UNDEALT_VIEW)
@@ -161,8 +162,25 @@ def _florin_adjustments_add(game: Game, view: dict[str, Any]) -> None:
             entry["florins"] += extra
 
 
-def _seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("player__user").order_by("number"))
+# Every game view reads these two: compiled once per process (games.compiled).
+_GAME = CompiledQuery(
+    lambda game_id: games_with_adjustment_flag(Game.objects.filter(pk=game_id)).order_by("pk")[:1],
+    -7_300_000_021,
+)
+_SEATS = CompiledQuery(
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id).select_related("player__user").order_by("number")
+    ),
+    -7_300_000_022,
+)
+
+
+def seats_of_game(game: Game) -> list[Seat]:
+    """The game's seats with their players and accounts, in seat order (one query)."""
+    seats = _SEATS(game.pk)
+    for seat in seats:
+        seat.game = game  # as game.seats would set it: no query for seat.game
+    return seats
 
 
 def game_list(*, user: AnyUser, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
@@ -257,7 +275,7 @@ def game_export(*, game: Game, user: AnyUser) -> dict[str, Any]:
                     "username": s.player.user.get_username(),
                     "is_bot": s.player.is_bot,
                 }
-                for s in _seats(game)
+                for s in seats_of_game(game)
             ],
             "moves": [
                 {"seq": m.seq, "seat": m.seat, "action": m.action, "at": m.created_at.isoformat()}

@@ -30,7 +30,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 import engine.indulgence as rules
-from games import announce, bots, selectors
+from games import announce, bots, compiled, selectors
 from games.compiled import CompiledQuery
 from games.errors import (
     AlreadySeated,
@@ -407,7 +407,7 @@ def _action_apply(
             seat.autopilot_streak = 0
             seat.save(update_fields=["autopilot_streak"])
         _store_state(game, new_state)
-        game.save(update_fields=GAME_PLAY_FIELDS)
+        compiled.update(game, GAME_PLAY_FIELDS)
         view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
         # The game lock does not cover the key: a request for another game may have claimed
         # it meanwhile; its unique row then refuses this one (and the move rolls back).
@@ -450,7 +450,7 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
             bot_version=bots.version(seat.bot_kind),
         )
         _store_state(game, new_state)
-        game.save(update_fields=GAME_PLAY_FIELDS)
+        compiled.update(game, GAME_PLAY_FIELDS)
         _schedule_next_step(game, new_state, move=move)
     return True
 
@@ -484,7 +484,7 @@ def hand_settle(*, game_id: int, hand_number: int) -> bool:
             game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
         )
         _store_state(game, new_state)
-        game.save(update_fields=GAME_PLAY_FIELDS)
+        compiled.update(game, GAME_PLAY_FIELDS)
         _schedule_next_step(game, new_state, move=move)
     return True
 
@@ -649,11 +649,7 @@ def token_revoke(*, token_id: int, user: User) -> None:
 
 
 def token_authenticate(*, raw: str) -> ApiToken | None:
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(token_hash=_token_hash(raw), revoked_at__isnull=True, user__is_active=True)
-        .first()
-    )
+    token = _TOKEN.first(_token_hash(raw))
     if token is None:
         return None
     now = timezone.now()
@@ -695,6 +691,17 @@ _SEATS = CompiledQuery(
 )
 
 
+# Every API request authenticates: compiled once per process too.
+_TOKEN = CompiledQuery(
+    lambda token_hash: (
+        ApiToken.objects.select_related("user")
+        .filter(token_hash=token_hash, revoked_at__isnull=True, user__is_active=True)
+        .order_by("pk")[:1]
+    ),
+    _KEY,
+)
+
+
 def _lock_game(game_id: int, *, idempotency: tuple[User, str | None] | None = None) -> Game:
     """The game row, locked. With ``idempotency`` = (user, key), the same query also reads
     that key's record: ``game.idempotent_hash`` and ``game.idempotent_response`` (None when
@@ -710,11 +717,7 @@ def _lock_game(game_id: int, *, idempotency: tuple[User, str | None] | None = No
 
 
 def _seats_of(game: Game) -> list[Seat]:
-    """The game's seats with their players and accounts, in seat order."""
-    seats = _SEATS(game.pk)
-    for seat in seats:
-        seat.game = game  # as game.seats would set it: no query for seat.game
-    return seats
+    return selectors.seats_of_game(game)
 
 
 def _human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:
@@ -791,7 +794,7 @@ def _append_move(
 ) -> Move:
     game.move_count += 1
     game.version += 1
-    return Move.objects.create(
+    move = Move(
         game=game,
         seq=game.move_count,
         seat=seat,
@@ -803,6 +806,8 @@ def _append_move(
         idempotency_key=idempotency_key,
         version_after=game.version,
     )
+    compiled.insert(move)
+    return move
 
 
 # What a move (and the settlement or finish it may bring) changes on the game row:

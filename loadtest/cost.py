@@ -147,7 +147,10 @@ def measure(
     if profiler is not None:
         import pstats
 
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(60)
+        stats = pstats.Stats(profiler, stream=sys.stderr)
+        if os.environ.get("COST_CALLERS"):
+            stats.print_callers(os.environ["COST_CALLERS"])
+        stats.sort_stats(os.environ.get("COST_SORT", "cumulative")).print_stats(int(os.environ.get("COST_LINES", "60")))
     medians = {k: round(statistics.median(v), 2) for k, v in per_round.items()}
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -17,6 +17,7 @@ trip counts a request, and concurrent requests never lose a count.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
@@ -98,11 +99,24 @@ def _count(cache: BaseCache, key: str, previous_key: str, timeout: int) -> tuple
     return count, int(cache.get(previous_key) or 0)
 
 
+# One client per connection pool: Django's RedisCache builds a new client object (and its
+# table of reply parsers) on every call, which cost more CPU than the round trip itself.
+_CLIENTS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _client(cache: RedisCache) -> Any:
+    backend: Any = cache._cache
+    pool = backend._get_connection_pool(write=True)
+    client = _CLIENTS.get(pool)
+    if client is None:
+        client = _CLIENTS[pool] = backend.get_client(write=True)
+    return client
+
+
 def _redis_counts(cache: RedisCache, keys: list[tuple[str, str, int]]) -> list[tuple[int, int]]:
     """For each (key, previous key, timeout): count one request under the key and read the
     previous key, all in one pipelined round trip."""
-    client = cache._cache.get_client(write=True)
-    pipe = client.pipeline(transaction=False)
+    pipe = _client(cache).pipeline(transaction=False)
     for key, previous_key, timeout in keys:
         full = cache.make_and_validate_key(key)
         pipe.incr(full)

@@ -8,14 +8,14 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F, QuerySet, signals
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from games import notifications, selectors, services
+from games import compiled, notifications, selectors, services
 from games.compiled import CompiledQuery
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -52,14 +52,14 @@ def test_the_locked_game_with_a_key_record_is_what_the_orm_reads(users: list[Any
     )
     for key in ("key-1", "no-such-key"):
         with transaction.atomic():
-            compiled = services._GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, key)
+            locked = services._GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, key)
             orm = services._games_locked_with_key(game.pk, mover.pk, key).first()
-        assert compiled is not None
+        assert locked is not None
         assert orm is not None
-        same_instance(compiled, orm)
-        assert isinstance(compiled.snapshot, dict)  # JSON decoded, as the ORM does
+        same_instance(locked, orm)
+        assert isinstance(locked.snapshot, dict)  # JSON decoded, as the ORM does
         for name in ("has_florin_adjustments", "idempotent_hash", "idempotent_response"):
-            assert getattr(compiled, name) == getattr(orm, name), name
+            assert getattr(locked, name) == getattr(orm, name), name
     with transaction.atomic():
         found = services._GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, "key-1")
     assert found is not None
@@ -87,10 +87,10 @@ def test_seats_come_with_their_accounts_and_game_in_one_query(users: list[Any]) 
     assert len(queries) == 1
     assert names == [u.username for u in users]
     assert games == {game.pk}
-    for compiled, expected in zip(seats, orm, strict=True):
-        same_instance(compiled, expected)
-        same_instance(compiled.player, expected.player)
-        same_instance(compiled.player.user, expected.player.user)
+    for seat, expected in zip(seats, orm, strict=True):
+        same_instance(seat, expected)
+        same_instance(seat.player, expected.player)
+        same_instance(seat.player.user, expected.player.user)
 
 
 def test_the_notified_account_is_read_with_its_preferences(users: list[Any]) -> None:
@@ -99,11 +99,11 @@ def test_the_notified_account_is_read_with_its_preferences(users: list[Any]) -> 
     player.notification_preferences = {"email_your_turn": False}
     player.save()
     with transaction.atomic():
-        (compiled,) = notifications._USER_LOCKED(owner.pk)
+        (locked,) = notifications._USER_LOCKED(owner.pk)
         (orm,) = notifications._users_locked([owner.pk])
-    same_instance(compiled, orm)
-    assert compiled.player.notification_preferences == {"email_your_turn": False}
-    assert compiled.has_webhooks is False  # type: ignore[attr-defined]
+    same_instance(locked, orm)
+    assert locked.player.notification_preferences == {"email_your_turn": False}
+    assert locked.has_webhooks is False  # type: ignore[attr-defined]
 
 
 def test_the_sql_is_compiled_once_per_process(users: list[Any]) -> None:
@@ -145,3 +145,57 @@ def test_a_locking_query_outside_a_transaction_is_refused_as_the_orm_refuses_it(
         pytest.raises(TransactionManagementError),
     ):
         query.first(game.pk)
+
+
+def test_an_inserted_row_reads_back_as_the_orm_would_have_stored_it(users: list[Any]) -> None:
+    game = started_game(users, "compiled-7")
+    event = Event(game=game, type="move", version=7, payload={"a": [1, "é"]}, seat_payloads={})
+    compiled.insert(event)
+    assert event.pk is not None
+    assert not event._state.adding
+    stored = Event.objects.get(pk=event.pk)
+    assert (stored.game_id, stored.type, stored.version) == (game.pk, "move", 7)
+    assert stored.payload == {"a": [1, "é"]}
+    assert stored.created_at == event.created_at  # auto_now_add filled in, as save() does
+    orm = Event.objects.create(game=game, type="move", version=8, payload={}, seat_payloads={})
+    assert orm.pk > event.pk  # the same sequence
+
+
+def test_an_update_writes_only_the_named_fields(users: list[Any]) -> None:
+    game = started_game(users, "compiled-8")
+    Game.objects.filter(pk=game.pk).update(turn_timeout_seconds=999)  # a field not named
+    game.version += 5
+    game.move_count += 2
+    compiled.update(game, ["version", "move_count"])
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.version, stored.move_count) == (game.version, game.move_count)
+    assert stored.turn_timeout_seconds == 999
+
+
+def test_an_update_of_a_row_that_is_gone_fails_as_save_does(users: list[Any]) -> None:
+    game = started_game(users, "compiled-9")
+    event = Event.objects.create(game=game, type="move", version=1, payload={}, seat_payloads={})
+    Event.objects.filter(pk=event.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        compiled.update(event, ["version"])
+
+
+def test_expressions_and_signal_receivers_take_the_orm_path(users: list[Any]) -> None:
+    game = started_game(users, "compiled-10")
+    before = game.version
+    game.version = F("version") + 1
+    compiled.update(game, ["version"])
+    game.refresh_from_db()
+    assert game.version == before + 1
+    seen: list[Any] = []
+
+    def receiver(sender: Any, instance: Any, **kwargs: Any) -> None:
+        seen.append(instance)
+
+    signals.post_save.connect(receiver, sender=Event)
+    try:
+        event = Event(game=game, type="move", version=1, payload={}, seat_payloads={})
+        compiled.insert(event)
+    finally:
+        signals.post_save.disconnect(receiver, sender=Event)
+    assert seen == [event]
