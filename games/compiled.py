@@ -193,14 +193,10 @@ def insert(obj: Model, *, using: str = DEFAULT_DB_ALIAS) -> None:
             fields=fields,
             returning=tuple(meta.db_returning_fields),
         )
-    values = [field.pre_save(obj, True) for field in plan.fields]
-    if any(hasattr(value, "resolve_expression") for value in values):
+    params = _params(plan, obj, connection, adding=True)
+    if params is None:
         obj.save(force_insert=True, using=using)
         return
-    params = [
-        field.get_db_prep_save(value, connection)
-        for field, value in zip(plan.fields, values, strict=True)
-    ]
     with connection.cursor() as cursor:
         cursor.execute(plan.sql, params)
         row = cursor.fetchone()
@@ -235,20 +231,28 @@ def update(obj: Model, fields: Sequence[str], *, using: str = DEFAULT_DB_ALIAS) 
             fields=chosen,
             returning=(),
         )
-    values = [field.pre_save(obj, False) for field in plan.fields]
-    if any(hasattr(value, "resolve_expression") for value in values):
+    params = _params(plan, obj, connection, adding=False)
+    if params is None:
         obj.save(update_fields=fields, using=using)
         return
-    params = [
-        field.get_db_prep_save(value, connection)
-        for field, value in zip(plan.fields, values, strict=True)
-    ]
     params.append(meta.pk.get_db_prep_value(obj.pk, connection))
     with connection.cursor() as cursor:
         cursor.execute(plan.sql, params)
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
     obj._state.db = using
+
+
+def _params(plan: _WritePlan, obj: Model, connection: Any, *, adding: bool) -> list[Any] | None:
+    """The plan's field values of ``obj``, ready for the database (None when one of them
+    is an expression: only the ORM can write those)."""
+    values = [field.pre_save(obj, adding) for field in plan.fields]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        return None
+    return [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(plan.fields, values, strict=True)
+    ]
 
 
 def _has_receivers(model: type[Model]) -> bool:
