@@ -11,7 +11,9 @@ statements), a scratch PostgreSQL database (created, then dropped) and Redis dat
     .venv/bin/python -m loadtest.cost --moves 600
 
 Hand settlements, which the Celery worker does in production, are called directly here
-and are not counted.
+and are not counted. ``--profile move`` (or ``get``) prints a cProfile of those requests,
+timed by the CPU clock, to stderr; ``COST_SORT=tottime``, ``COST_LINES=80`` and
+``COST_CALLERS=<regex>`` shape that listing.
 """
 
 from __future__ import annotations
@@ -150,7 +152,8 @@ def measure(
         stats = pstats.Stats(profiler, stream=sys.stderr)
         if os.environ.get("COST_CALLERS"):
             stats.print_callers(os.environ["COST_CALLERS"])
-        stats.sort_stats(os.environ.get("COST_SORT", "cumulative")).print_stats(int(os.environ.get("COST_LINES", "60")))
+        order = os.environ.get("COST_SORT", "cumulative")  # e.g. tottime
+        stats.sort_stats(order).print_stats(int(os.environ.get("COST_LINES", "60")))
     medians = {k: round(statistics.median(v), 2) for k, v in per_round.items()}
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
