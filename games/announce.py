@@ -21,7 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import engine.indulgence as rules
-from games import events
+from games import events, selectors
 from games.models import Game, GameStatus, Move, NotificationKind, Player, Seat, TurnReminder
 from games.notifications import NotificationSpec, notifications_send
 
@@ -33,7 +33,7 @@ def game_changed(
     when the game has just started; ``seats``: the seats with their accounts, if read)."""
     spectator = rules.view(state, None)
     if seats is None:
-        seats = list(game.seats.select_related("player__user").order_by("number"))
+        seats = selectors.seats_of_game(game)
     common = {
         "to_act": game.to_act_seat,
         "hand_number": spectator["hand_number"],

@@ -16,6 +16,7 @@ query's shape (an ``__in`` list of varying length: build a query per shape).
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -43,21 +44,30 @@ class _Plan:
     for_update: bool
 
 
-class CompiledQuery(Generic[M]):
-    """``build(*sentinels)`` returns the queryset; calling the object with real arguments
-    runs the same SQL with them and returns the model instances.
+_SENTINEL_NUMBERS = itertools.count(1)
 
-    Sentinels must be values no real argument equals by chance and that reach the SQL's
-    parameters unchanged: large negative integers for ids, odd strings for keys."""
+
+def _sentinel(kind: type[int] | type[str]) -> int | str:
+    """A value of ``kind`` no real argument equals: a large negative id, or a string with
+    a NUL byte (never sent to the database: it only marks a parameter's place)."""
+    number = next(_SENTINEL_NUMBERS)
+    return -7_300_000_000 - number if kind is int else f"\x00compiled-query-{number}"
+
+
+class CompiledQuery(Generic[M]):
+    """``CompiledQuery(build, int, str)``: ``build`` takes arguments of those types and
+    returns the queryset; calling the object with real arguments runs the same SQL with
+    them and returns the model instances. ``build`` is called once, with sentinel values
+    that must reach the SQL's parameters unchanged."""
 
     def __init__(
         self,
         build: Callable[..., QuerySet[M]],
-        *sentinels: int | str,
+        *argument_types: type[int] | type[str],
         using: str = DEFAULT_DB_ALIAS,
     ) -> None:
         self._build = build
-        self._sentinels = sentinels
+        self._sentinels = tuple(_sentinel(kind) for kind in argument_types)
         self._using = using
         self._plans: dict[str, _Plan] = {}
         self._lock = threading.Lock()

@@ -89,9 +89,7 @@ def _users_locked(user_ids: list[int]) -> QuerySet[User]:
 
 
 # Nearly every move notifies one account (its "your turn"): that shape is compiled once.
-_USER_LOCKED: CompiledQuery[User] = CompiledQuery(
-    lambda user_id: _users_locked([user_id]), -7_300_000_011
-)
+_USER_LOCKED: CompiledQuery[User] = CompiledQuery(lambda user_id: _users_locked([user_id]), int)
 
 
 def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:

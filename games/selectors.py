@@ -165,13 +165,13 @@ def _florin_adjustments_add(game: Game, view: dict[str, Any]) -> None:
 # Every game view reads these two: compiled once per process (games.compiled).
 _GAME = CompiledQuery(
     lambda game_id: games_with_adjustment_flag(Game.objects.filter(pk=game_id)).order_by("pk")[:1],
-    -7_300_000_021,
+    int,
 )
 _SEATS = CompiledQuery(
     lambda game_id: (
         Seat.objects.filter(game_id=game_id).select_related("player__user").order_by("number")
     ),
-    -7_300_000_022,
+    int,
 )
 
 

@@ -377,7 +377,7 @@ def _action_apply(
             return ActionResult(game=game, view=first_answer, replayed=True)
         # One read of the seats (with their accounts) serves the turn check, the view,
         # the announcement and the next-step queueing.
-        seats = _seats_of(game)
+        seats = selectors.seats_of_game(game)
         seat = _human_seat(game, user, seats=seats)
         if game.status != GameStatus.IN_PROGRESS:
             raise GameNotActive(
@@ -496,7 +496,7 @@ def _schedule_next_step(
     after commit, queue whatever it waits for: a settlement or a bot. ``seats``: the
     game's seats with their accounts, when the caller has already read them."""
     if seats is None:
-        seats = _seats_of(game)
+        seats = selectors.seats_of_game(game)
     announce.game_changed(game=game, state=state, move=move, seats=seats)
     _queue_next_step(game, state, seats=seats)
 
@@ -662,10 +662,6 @@ def token_authenticate(*, raw: str) -> ApiToken | None:
 # --- helpers ------------------------------------------------------------------------------
 
 
-# Sentinels for the compiled queries below: ids and a key no real argument equals.
-_ID, _ID2, _KEY = -7_300_000_001, -7_300_000_002, "\x00compiled-query-key"
-
-
 def _games_locked(game_id: int) -> QuerySet[Game]:
     return selectors.games_with_adjustment_flag(
         Game.objects.select_for_update().filter(pk=game_id)
@@ -681,14 +677,8 @@ def _games_locked_with_key(game_id: int, user_id: int, key: str) -> QuerySet[Gam
 
 
 # Every move and bot turn runs these: compiled once per process (games.compiled).
-_GAME_LOCKED = CompiledQuery(_games_locked, _ID)
-_GAME_LOCKED_WITH_KEY = CompiledQuery(_games_locked_with_key, _ID, _ID2, _KEY)
-_SEATS = CompiledQuery(
-    lambda game_id: (
-        Seat.objects.filter(game_id=game_id).select_related("player__user").order_by("number")
-    ),
-    _ID,
-)
+_GAME_LOCKED = CompiledQuery(_games_locked, int)
+_GAME_LOCKED_WITH_KEY = CompiledQuery(_games_locked_with_key, int, int, str)
 
 
 # Every API request authenticates: compiled once per process too.
@@ -698,7 +688,7 @@ _TOKEN = CompiledQuery(
         .filter(token_hash=token_hash, revoked_at__isnull=True, user__is_active=True)
         .order_by("pk")[:1]
     ),
-    _KEY,
+    str,
 )
 
 
@@ -714,10 +704,6 @@ def _lock_game(game_id: int, *, idempotency: tuple[User, str | None] | None = No
     if game is None:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id})
     return game
-
-
-def _seats_of(game: Game) -> list[Seat]:
-    return selectors.seats_of_game(game)
 
 
 def _human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:

@@ -59,9 +59,14 @@ class _SettingsRate(throttling.SimpleRateThrottle):
 def sliding_window_wait(cache: BaseCache, key: str, limit: int, duration: int, now: float) -> float:
     """Count one request under ``key``; 0.0 if it is within ``limit`` per ``duration``
     seconds, else the seconds to wait before the next one would be."""
-    window = int(now // duration)
-    count, previous = _count(cache, f"{key}:{window}", f"{key}:{window - 1}", 2 * duration)
+    count, previous = _count(cache, *_window_keys(key, duration, now))
     return _window_wait(count, previous, limit, duration, now)
+
+
+def _window_keys(key: str, duration: int, now: float) -> tuple[str, str, int]:
+    """The current and the previous window's counter keys, and how long to keep them."""
+    window = int(now // duration)
+    return f"{key}:{window}", f"{key}:{window - 1}", 2 * duration
 
 
 def _window_wait(count: int, previous: int, limit: int, duration: int, now: float) -> float:
@@ -146,16 +151,13 @@ def throttle_waits(throttles: list[Any], request: Request, view: Any) -> list[fl
             batched.append((throttle, key, limit, duration, throttle.timer()))
         elif not throttle.allow_request(request, view):
             waits.append(throttle.wait())
-    by_cache: dict[int, list[tuple[_SettingsRate, str, int, int, float]]] = {}
+    by_cache: dict[RedisCache, list[tuple[_SettingsRate, str, int, int, float]]] = {}
     for item in batched:
-        by_cache.setdefault(id(_backend(item[0].cache)), []).append(item)
-    for items in by_cache.values():
-        cache = _backend(items[0][0].cache)
-        assert isinstance(cache, RedisCache)
-        keys = []
-        for _, key, _, duration, now in items:
-            window = int(now // duration)
-            keys.append((f"{key}:{window}", f"{key}:{window - 1}", 2 * duration))
+        backend = _backend(item[0].cache)
+        assert isinstance(backend, RedisCache)
+        by_cache.setdefault(backend, []).append(item)
+    for cache, items in by_cache.items():
+        keys = [_window_keys(key, duration, now) for _, key, _, duration, now in items]
         for (throttle, key, limit, duration, now), (count, previous) in zip(
             items, _redis_counts(cache, keys), strict=True
         ):

@@ -81,7 +81,7 @@ def test_seats_come_with_their_accounts_and_game_in_one_query(users: list[Any]) 
     game = started_game(users, "compiled-4")
     orm = list(game.seats.select_related("player__user").order_by("number"))
     with CaptureQueriesContext(connection) as queries:
-        seats = services._seats_of(game)
+        seats = selectors.seats_of_game(game)
         names = [seat.player.user.username for seat in seats]
         games = {seat.game.pk for seat in seats}
     assert len(queries) == 1
@@ -109,7 +109,7 @@ def test_the_notified_account_is_read_with_its_preferences(users: list[Any]) -> 
 def test_the_sql_is_compiled_once_per_process(users: list[Any]) -> None:
     game = started_game(users, "compiled-5")
     query: CompiledQuery[Seat] = CompiledQuery(
-        lambda game_id: Seat.objects.filter(game_id=game_id).order_by("number"), -1_000_001
+        lambda game_id: Seat.objects.filter(game_id=game_id).order_by("number"), int
     )
     with mock.patch.object(query, "_compile", wraps=query._compile) as compile_calls:
         assert [s.number for s in query(game.pk)] == [0, 1, 2]
@@ -123,7 +123,7 @@ def test_a_sentinel_the_lookup_rewrites_is_refused_when_built() -> None:
         return get_user_model().objects.filter(username__contains=name)
 
     with pytest.raises(ValueError, match="does not reach the SQL unchanged"):
-        CompiledQuery(build, "\x00sentinel")("x")
+        CompiledQuery(build, str)("x")
 
 
 def test_the_wrong_number_of_arguments_is_refused() -> None:
@@ -136,7 +136,7 @@ def test_a_locking_query_outside_a_transaction_is_refused_as_the_orm_refuses_it(
     users: list[Any],
 ) -> None:
     game = started_game(users, "compiled-6")
-    query = CompiledQuery(lambda pk: Game.objects.select_for_update().filter(pk=pk), -1_000_002)
+    query = CompiledQuery(lambda pk: Game.objects.select_for_update().filter(pk=pk), int)
     with transaction.atomic():
         assert query.first(game.pk) is not None  # compiled inside a transaction
     # Under pytest-django the test runs in a transaction: leave it to see autocommit.
