@@ -13,6 +13,7 @@ from collections import deque
 from typing import Any
 
 from celery import Task, shared_task
+from celery.exceptions import Retry
 from celery.signals import task_prerun
 from django.conf import settings
 from django.db import OperationalError, transaction
@@ -103,7 +104,14 @@ def _run_eagerly(task: Task, args: tuple[Any, ...]) -> None:
     try:
         while queue:
             next_task, next_args = queue.popleft()
-            next_task.apply(args=next_args, throw=True)
+            try:
+                next_task.apply(args=next_args, throw=True)
+            except Retry as exc:
+                # A transient database error a worker would retry later. The change that
+                # queued this step is committed: failing the request now would tell the
+                # client it was not. The deadline sweep queues the stalled step again
+                # (deadlines.stalled_games_kick, after STALLED_GAME_SECONDS).
+                logger.warning("in-process %s%r not done: %s", next_task.name, next_args, exc)
     finally:
         _eager.queue = None
 

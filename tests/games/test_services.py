@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 
 import engine.indulgence as rules
@@ -258,6 +259,41 @@ class TestBotsAndSettlement:
         assert game.to_act_seat == 0
         bot_moves = Move.objects.filter(game=game, actor_kind=ActorKind.BOT)
         assert all(m.bot_name == "random" and m.bot_version for m in bot_moves)
+
+    def test_a_next_step_that_meets_a_database_outage_does_not_fail_the_committed_move(
+        self,
+        owner: Any,
+        django_capture_on_commit_callbacks: Any,
+        monkeypatch: pytest.MonkeyPatch,
+        settings: Any,
+        caplog: pytest.LogCaptureFixture,
+    ) -> None:
+        settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded mode: steps run in-process
+        with django_capture_on_commit_callbacks(execute=True):
+            game = services.game_create(
+                creator=owner,
+                player_count=3,
+                rated=False,
+                seed="outage-after-commit",
+                bots=[(1, "random"), (2, "random")],
+            )
+        game.refresh_from_db()
+        assert game.to_act_seat == 0
+
+        def outage(**kwargs: Any) -> bool:
+            raise OperationalError("the database system is shutting down")
+
+        monkeypatch.setattr(services, "bot_turn_play", outage)
+        monkeypatch.setattr(services, "hand_settle", outage)
+        action = selectors.game_view(game=game, user=owner)["legal_actions"][0]
+        with django_capture_on_commit_callbacks(execute=True):
+            result = services.action_submit(
+                game_id=game.pk, user=owner, action=action, expected_version=game.version
+            )
+        game.refresh_from_db()
+        assert game.version == result.view["version"]  # the move stands
+        assert Move.objects.filter(game=game, actor_kind=ActorKind.HUMAN).count() == 1
+        assert "not done" in caplog.text  # left for the deadline sweep, said so in the log
 
     def test_a_game_against_bots_runs_to_the_end_with_every_hand_settled_once(
         self, owner: Any, django_capture_on_commit_callbacks: Any
