@@ -1,7 +1,9 @@
 """Persistence for Indulgence Online. Only ``games.services`` writes these rows.
 
 The move log (``Move``) plus the game's secret seed is the truth; ``Game.snapshot`` is a
-cache of the engine state after the last move, always equal to a replay of the log.
+cache of the engine state after the last move, always equal to a replay of the log. The
+snapshot is the engine's ``play_snapshot``: the records of the settled hands but the last
+are in ``GameHistory``, read only for the full record.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ class Game(models.Model):
     move_count = models.PositiveIntegerField(default=0)
     # Denormalised from the snapshot for lobbies and deadline sweeps (null: nobody to act).
     to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # engine.indulgence.state_to_json of the state after the last move (null while open).
+    # engine.indulgence.play_snapshot of the state after the last move (null while open):
+    # the state without the records of the settled hands before the last (GameHistory).
     snapshot = models.JSONField(null=True, blank=True)
     turn_timeout_seconds = models.PositiveIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -90,6 +93,22 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.player_count}p {self.variant}, {self.status})"
+
+
+class GameHistory(models.Model):
+    """The records of a game's settled hands (``engine.indulgence.hand_records_json``),
+    kept out of the per-move snapshot: every move reads and writes the snapshot, while
+    these are written when a hand is settled (or a rewind replays the game) and read
+    only to rebuild the whole state (the full record, verification). The first
+    ``history_start`` of them are what the snapshot leaves out (games.services)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="history"
+    )
+    hands = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"Settled hands of game {self.game_id}"
 
 
 class Seat(models.Model):

@@ -18,6 +18,7 @@ from games.models import (
     Dispute,
     FlorinAdjustment,
     Game,
+    GameHistory,
     GameStatus,
     HandSettlement,
     Move,
@@ -257,6 +258,18 @@ def _move_entry(move: Move, *, hide_card: bool = False) -> dict[str, Any]:
     }
 
 
+def game_state(game: Game) -> rules.State:
+    """The game's whole stored state (started games): the snapshot, with the records of
+    the settled hands it leaves out read from ``GameHistory``. Play and views need only
+    the snapshot; the full record and verification need this."""
+    assert game.snapshot is not None
+    start = rules.snapshot_history_start(game.snapshot)
+    if not start:
+        return rules.state_from_json(game.snapshot)
+    earlier = GameHistory.objects.values_list("hands", flat=True).get(game=game)
+    return rules.state_from_json(game.snapshot, earlier=earlier)
+
+
 def game_export(*, game: Game, user: AnyUser) -> dict[str, Any]:
     """api.md "The full record": finished (or void) games, or any game for staff."""
     is_staff = bool(getattr(user, "is_staff", False))
@@ -264,7 +277,7 @@ def game_export(*, game: Game, user: AnyUser) -> dict[str, Any]:
         raise GameNotFinished("The full record is published when the game has finished.")
     if game.snapshot is None:
         raise GameNotFinished("This game has not started: there is no record yet.")
-    record = rules.full_record(rules.state_from_json(game.snapshot))
+    record = rules.full_record(game_state(game))
     record.update(
         {
             "id": game.pk,

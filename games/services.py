@@ -53,6 +53,7 @@ from games.models import (
     ApiToken,
     Dispute,
     Game,
+    GameHistory,
     GameStatus,
     HandSettlement,
     IdempotencyRecord,
@@ -469,7 +470,7 @@ def hand_settle(*, game_id: int, hand_number: int) -> bool:
         if rules.view(state, None)["hand_number"] != hand_number:
             return False
         new_state = rules.advance(state)
-        hand = rules.full_record(new_state)["hands"][hand_number - 1]
+        hand = rules.settled_hand(new_state, hand_number)
         try:
             with transaction.atomic():
                 HandSettlement.objects.create(
@@ -812,14 +813,18 @@ GAME_PLAY_FIELDS = [
 
 
 def _load_state(game: Game) -> rules.State:
+    """The stored state, as the snapshot holds it: enough for play and views (only the
+    last settled hand's record; ``selectors.game_state`` restores them all)."""
     if game.snapshot is None:
         raise GameNotActive(_("This game has not started yet."))
     return rules.state_from_json(game.snapshot)
 
 
 def _store_state(game: Game, state: rules.State) -> None:
-    """Cache the state on the row, with what lobbies and deadline sweeps read from it."""
-    game.snapshot = rules.state_to_json(state)
+    """Cache the state on the row, with what lobbies and deadline sweeps read from it;
+    the settled hands' records go to ``GameHistory`` when there are more of them."""
+    _history_store(game, state)
+    game.snapshot = rules.play_snapshot(state)
     game.to_act_seat = rules.to_act(state)
     if game.to_act_seat is not None and game.turn_timeout_seconds:
         game.turn_deadline = timezone.now() + timedelta(seconds=game.turn_timeout_seconds)
@@ -827,6 +832,36 @@ def _store_state(game: Game, state: rules.State) -> None:
         game.turn_deadline = None
     if rules.is_over(state) and game.status == GameStatus.IN_PROGRESS:
         _game_finish(game, state)
+
+
+def _history_store(game: Game, state: rules.State) -> None:
+    """Keep ``GameHistory`` holding the record of every settled hand of ``state``, so that
+    the play snapshot may leave all but the last out. Called before the snapshot is
+    replaced: the snapshot it replaces says how many records were kept with it.
+
+    Ordinary moves write nothing. A settlement adds one record (one read, one write, once
+    per hand); a whole state (a game replayed by a rewind, or a snapshot of the older
+    form that held every record) is written whole when it has hands to leave out."""
+    settled = rules.settled_count(state)
+    if settled < 2:
+        return  # the snapshot holds the only settled hand, if any
+    old = game.snapshot
+    kept = None if old is None else rules.snapshot_history_start(old) + len(old["history"])
+    if state.history_start == 0:
+        hands = rules.hand_records_json(state)
+        GameHistory.objects.update_or_create(game=game, defaults={"hands": hands})
+    elif kept == settled:
+        return  # an ordinary move: the records are kept already
+    elif kept is not None and state.history_start <= kept < settled:
+        # A settlement from a play snapshot: the stored records before the ones the
+        # state holds, then those (the last settled hand's again, and the new one).
+        history = GameHistory.objects.get(game=game)
+        history.hands = history.hands[: state.history_start] + rules.hand_records_json(state)
+        history.save(update_fields=["hands"])
+    else:
+        raise ValueError(
+            f"game {game.pk}: {settled} settled hands, but the stored records end at {kept}"
+        )
 
 
 def _idempotency_claim(

@@ -9,7 +9,16 @@
 from __future__ import annotations
 
 from engine.core import IllegalAction
-from engine.indulgence.record import full_record, state_from_json, state_to_json
+from engine.indulgence.record import (
+    full_record,
+    hand_records_json,
+    play_snapshot,
+    settled_count,
+    settled_hand,
+    snapshot_history_start,
+    state_from_json,
+    state_to_json,
+)
 from engine.indulgence.rules import (
     advance,
     apply,
@@ -32,12 +41,17 @@ __all__ = [
     "advance",
     "apply",
     "full_record",
+    "hand_records_json",
     "is_over",
     "legal_actions",
     "new_game",
+    "play_snapshot",
     "replay",
     "result",
     "seed_commitment",
+    "settled_count",
+    "settled_hand",
+    "snapshot_history_start",
     "state_from_json",
     "state_to_json",
     "to_act",

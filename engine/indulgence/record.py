@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import FAMILIES, FAMILY_INDEX, ids_of, mask_from_ids
@@ -86,8 +87,17 @@ def _current_hand_json(state: State) -> JsonDict:
     }
 
 
+def _require_whole(state: State) -> None:
+    if state.history_start:
+        raise ValueError(
+            f"this state holds the settled hands from number {state.history_start + 1} on "
+            "only (a play snapshot): restore it with state_from_json(snapshot, earlier=...)"
+        )
+
+
 def all_moves(state: State) -> list[Move]:
     """Every accepted player action of the game so far, in order."""
+    _require_whole(state)
     moves: list[Move] = []
     for record in state.history:
         moves.extend(record.moves)
@@ -99,8 +109,10 @@ def full_record(state: State) -> JsonDict:
     """Everything about the game, seed included (the server decides when to release it).
 
     Valid at any time: the hand in progress is included with ``payments`` [] and
-    ``florins_after`` null. ``moves`` are numbered from 1 (``seq``).
+    ``florins_after`` null. ``moves`` are numbered from 1 (``seq``). ``ValueError`` for a
+    state that does not hold every settled hand (one restored from a ``play_snapshot``).
     """
+    _require_whole(state)
     hands = [_hand_json(r, state.player_count) for r in state.history]
     if state.phase is not Phase.FINISHED:
         hands.append(_current_hand_json(state))
@@ -118,6 +130,15 @@ def full_record(state: State) -> JsonDict:
             for seq, (seat, items) in enumerate(all_moves(state), start=1)
         ],
     }
+
+
+def settled_hand(state: State, number: int) -> JsonDict:
+    """Settled hand ``number`` as ``full_record`` gives it; ``state`` must hold its record
+    (the last settled hand is held by every state)."""
+    for record in state.history:
+        if record.number == number:
+            return _hand_json(record, state.player_count)
+    raise ValueError(f"hand {number} is not among the settled hands this state holds")
 
 
 # --- JSON snapshot ----------------------------------------------------------------------
@@ -252,15 +273,57 @@ def state_to_json(state: State) -> JsonDict:
         "tie_choices": [list(c) for c in state.tie_choices],
         "pending_tie": None if tie is None else [tie[0], tie[1], list(tie[2])],
         "hand_moves": _moves_to_json(state.hand_moves),
+        "history_start": state.history_start,
     }
 
 
-def state_from_json(d: JsonDict) -> State:
-    """The state a ``state_to_json`` snapshot describes."""
+def settled_count(state: State) -> int:
+    """How many hands have been settled (whether or not ``state`` holds their records)."""
+    return state.history_start + len(state.history)
+
+
+def play_snapshot(state: State) -> JsonDict:
+    """``state_to_json`` of the state without the settled hands' records but the last:
+    what ``apply``, ``advance`` and ``view`` need, a small fraction of a whole snapshot
+    once a few hands are settled (their tricks and moves are most of it). ``full_record``
+    needs the others back: ``state_from_json(snapshot, earlier=hand_records_json(...))``.
+    """
+    kept = state.history[-1:]
+    return state_to_json(
+        state._replace(history=kept, history_start=settled_count(state) - len(kept))
+    )
+
+
+def hand_records_json(state: State) -> list[JsonDict]:
+    """The records of the settled hands ``state`` holds, in order (JSON): of every settled
+    hand for a whole state, what ``state_from_json`` takes as ``earlier`` for a play
+    snapshot; of hands ``history_start + 1`` on for a state restored from one."""
+    return [_record_to_json(r) for r in state.history]
+
+
+def snapshot_history_start(d: JsonDict) -> int:
+    """How many settled hands' records a ``state_to_json`` snapshot leaves out."""
+    return int(d.get("history_start", 0))
+
+
+def state_from_json(d: JsonDict, earlier: Sequence[JsonDict] | None = None) -> State:
+    """The state a ``state_to_json`` snapshot describes. For a snapshot that leaves the
+    first settled hands out (``play_snapshot``), ``earlier``: the records of at least
+    those hands, in order (``hand_records_json``; extra ones are ignored), restores the
+    whole state; without it the state holds the snapshot's hands only."""
     if d.get("format") != SNAPSHOT_FORMAT:
         raise ValueError(f"unsupported snapshot format {d.get('format')!r}")
     res = d["result"]
     tie = d["pending_tie"]
+    start = snapshot_history_start(d)
+    history = tuple(_record_from_json(r) for r in d["history"])
+    if start and earlier is not None:
+        if len(earlier) < start:
+            raise ValueError(
+                f"the snapshot leaves out {start} settled hands; {len(earlier)} records given"
+            )
+        history = tuple(_record_from_json(r) for r in earlier[:start]) + history
+        start = 0
     return State(
         player_count=d["player_count"],
         variant=d["variant"],
@@ -270,7 +333,7 @@ def state_from_json(d: JsonDict) -> State:
         first_ruler=d["first_ruler"],
         florins=tuple(d["florins"]),
         papal_bulls=tuple(d["papal_bulls"]),
-        history=tuple(_record_from_json(r) for r in d["history"]),
+        history=history,
         result=None if res is None else Result(res[0], tuple(res[1]), res[2]),
         hand_number=d["hand_number"],
         ruler=d["ruler"],
@@ -296,4 +359,5 @@ def state_from_json(d: JsonDict) -> State:
         tie_choices=tuple((f, c, seat) for f, c, seat in d["tie_choices"]),
         pending_tie=None if tie is None else (tie[0], tie[1], tuple(tie[2])),
         hand_moves=_moves_from_json(d["hand_moves"]),
+        history_start=start,
     )

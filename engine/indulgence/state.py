@@ -126,6 +126,11 @@ class State(NamedTuple):
     tie_choices: tuple[TieChoice, ...]
     pending_tie: tuple[int, int, tuple[int, ...]] | None  # (family, chooser, tied seats)
     hand_moves: tuple[Move, ...]  # player actions of this hand
+    # How many settled hands come before ``history[0]``: 0 for a whole state. A state
+    # restored from a play snapshot (``record.play_snapshot``) holds only the last settled
+    # hand's record, which is all that play and views read; ``full_record`` needs them all
+    # (``state_from_json(snapshot, earlier=...)``).
+    history_start: int = 0
 
     @property
     def total_hands(self) -> int:

@@ -353,7 +353,7 @@ def deals_verify(*, game: Game) -> dict[str, Any]:
     and the live move log gives the recorded game (``selectors.record_verify``)."""
     if game.snapshot is None:
         return {"verified": False, "problems": ["the game has not started"], "hands": []}
-    recorded = rules.full_record(rules.state_from_json(game.snapshot))
+    recorded = rules.full_record(selectors.game_state(game))
     problems: list[str] = []
     commitment = hashlib.sha256(game.seed.encode()).hexdigest()
     commitment_ok = hmac.compare_digest(commitment, game.seed_commitment)

@@ -312,3 +312,52 @@ def test_same_seed_and_actions_give_the_same_game() -> None:
     assert one == two
     assert game.full_record(one) == game.full_record(two)
     assert moves
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(
+    seed=st.text(max_size=10),
+    players=st.sampled_from([3, 4]),
+    variant=st.sampled_from(["basic", "expert"]),
+    choice_seed=st.integers(0, 2**32),
+)
+def test_play_snapshots_play_the_game_a_whole_state_plays(
+    seed: str, players: int, variant: str, choice_seed: int
+) -> None:
+    """The server's way (games.services): every step starts from the small play snapshot
+    (only the last settled hand's record), the other records are kept aside and added to
+    when a hand settles. Each step gives what the whole state gives: the same legal
+    actions and views for every seat, and the whole state back from snapshot + records."""
+    choices = random.Random(choice_seed)
+    whole = game.new_game(players, variant, seed)
+    snapshot = json.loads(json.dumps(game.play_snapshot(whole)))
+    records: list[dict[str, object]] = []
+    while not game.is_over(whole):
+        part = game.state_from_json(snapshot)
+        assert part.history == whole.history[-1:]
+        assert game.settled_count(part) == len(whole.history)
+        for seat in [None, *range(players)]:
+            assert game.view(part, seat) == game.view(whole, seat)
+        seat = game.to_act(whole)
+        assert game.to_act(part) == seat
+        if seat is None:
+            whole, part = game.advance(whole), game.advance(part)
+            # What the server stores: the kept records before the part's, then the part's.
+            records = records[: part.history_start] + game.hand_records_json(part)
+            assert (
+                game.settled_hand(part, len(whole.history))
+                == (game.full_record(whole)["hands"][len(whole.history) - 1])
+            )
+        else:
+            assert game.legal_actions(part, seat) == game.legal_actions(whole, seat)
+            action = choices.choice(game.legal_actions(whole, seat))
+            whole, part = game.apply(whole, seat, action), game.apply(part, seat, action)
+        snapshot = json.loads(json.dumps(game.play_snapshot(part)))
+        restored = game.state_from_json(snapshot, earlier=records)
+        assert restored == whole
+        if part.history_start:
+            with pytest.raises(ValueError, match="play snapshot"):
+                game.full_record(part)
+    assert len(json.dumps(snapshot)) < len(json.dumps(game.state_to_json(whole)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 from typing import Any
@@ -30,6 +31,7 @@ from games.models import (
     ActorKind,
     ApiToken,
     Game,
+    GameHistory,
     GameStatus,
     HandSettlement,
     Move,
@@ -365,6 +367,58 @@ class TestBotsAndSettlement:
         assert record["seed"] == "whole-game"
         assert selectors.record_verify(record) == []
         assert game.result == record["result"]
+
+    def test_the_snapshot_keeps_only_the_last_settled_hand_and_the_history_the_rest(
+        self, owner: Any, opponent: Any, third: Any
+    ) -> None:
+        game = play_humans_until(
+            three_player_game(owner, opponent, third, seed="history-split"),
+            {0: owner, 1: opponent, 2: third},
+        )
+        assert game.snapshot is not None
+        whole = selectors.game_state(game)
+        settled = len(whole.history)
+        assert settled >= 3  # enough hands for the split to matter
+        assert len(game.snapshot["history"]) == 1
+        assert game.snapshot["history_start"] == settled - 1
+        assert GameHistory.objects.get(game=game).hands == rules.hand_records_json(whole)
+        assert len(json.dumps(game.snapshot)) < len(json.dumps(rules.state_to_json(whole))) / 2
+        # The export (full record) holds every hand, each as its settlement recorded it.
+        record = selectors.game_export(game=game, user=owner)
+        payments = dict(
+            HandSettlement.objects.filter(game=game).values_list("hand_number", "payments")
+        )
+        assert [h["payments"] for h in record["hands"]] == [
+            payments[n] for n in range(1, settled + 1)
+        ]
+
+    def test_a_game_stored_in_the_older_whole_snapshot_form_plays_on(
+        self, owner: Any, opponent: Any, third: Any
+    ) -> None:
+        """Snapshots written before the split held every settled hand's record and no
+        ``history_start``: such a game keeps playing, and its first stored move moves the
+        records to GameHistory."""
+        users = {0: owner, 1: opponent, 2: third}
+        game = three_player_game(owner, opponent, third, seed="older-form")
+        for _ in range(3):  # three hands settled, the fourth dealt
+            game = _play_until_settlement_due(game, users)
+            hand = selectors.game_view(game=game, user=owner)["hand_number"]
+            assert services.hand_settle(game_id=game.pk, hand_number=hand)
+            game.refresh_from_db()
+        assert game.snapshot is not None
+        assert game.snapshot["history_start"] == 2
+        older = rules.state_to_json(selectors.game_state(game))
+        del older["history_start"]
+        Game.objects.filter(pk=game.pk).update(snapshot=older)
+        GameHistory.objects.filter(game=game).delete()
+        game.refresh_from_db()
+        assert len(rules.full_record(selectors.game_state(game))["hands"]) == 4  # as it is
+
+        game = play_humans_until(game, users)
+        assert game.status == GameStatus.FINISHED
+        assert selectors.record_verify(selectors.game_export(game=game, user=owner)) == []
+        assert game.snapshot is not None
+        assert len(game.snapshot["history"]) == 1
 
     def test_record_verify_notices_a_tampered_seed(
         self, owner: Any, opponent: Any, third: Any
