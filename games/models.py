@@ -232,7 +232,10 @@ class HandSettlement(models.Model):
 class IdempotencyRecord(models.Model):
     """The first response to an ``Idempotency-Key``; a repeat of the key gets it again."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the unique (user, key) constraint, which serves every query by user.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     key = models.CharField(max_length=128)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     request_hash = models.CharField(max_length=64)
@@ -476,8 +479,15 @@ class Event(models.Model):
     card). An account event (``user`` set) goes to that account's stream only.
     """
 
+    # Indexed by the resume indexes below, each holding only its audience's rows: every
+    # move writes one or two events, and each index an event is entered in is work.
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="events",
+        db_index=False,
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -485,6 +495,7 @@ class Event(models.Model):
         null=True,
         blank=True,
         related_name="stream_events",
+        db_index=False,
     )
     type = models.CharField(max_length=32)
     version = models.PositiveIntegerField(null=True, blank=True)
@@ -495,8 +506,12 @@ class Event(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [
-            models.Index(fields=["game", "id"], name="event_game_resume"),
-            models.Index(fields=["user", "id"], name="event_user_resume"),
+            models.Index(
+                fields=["game", "id"], name="event_game_resume", condition=Q(game__isnull=False)
+            ),
+            models.Index(
+                fields=["user", "id"], name="event_user_resume", condition=Q(user__isnull=False)
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -558,8 +573,12 @@ class EmailStatus(models.TextChoices):
 class Notification(models.Model):
     """One entry of a user's in-app list, and the state of its email."""
 
+    # Indexed by notification_inbox (user, -id), which serves every query by user.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
     )
     kind = models.CharField(max_length=24, choices=NotificationKind.choices)
     game = models.ForeignKey(
