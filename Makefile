@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv dev-venv lint format typecheck bench bench-bots lock clean
+.PHONY: run test coverage venv dev-venv lint format typecheck bench bench-bots lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ run: venv
 test: dev-venv
 	$(BIN)/python manage.py compile_translations -v 0
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The same suite with line and branch coverage of engine, games and indulgence_site.
+coverage: dev-venv
+	$(BIN)/python manage.py compile_translations -v 0
+	$(BIN)/python -m pytest --cov=engine --cov=games --cov=indulgence_site \
+	  --cov-report=term:skip-covered $(PYTEST_ARGS)
 
 lint: dev-venv
 	$(BIN)/ruff check .
