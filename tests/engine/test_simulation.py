@@ -133,15 +133,19 @@ def check_settlements(end: State) -> None:
     assert record["result"]["florins"] == florins
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
-)
-@given(
+# A game: its seed, table and variant, and the seed of the random choices that play it.
+any_game = given(
     seed=st.text(max_size=10),
     players=st.sampled_from([3, 4]),
     variant=st.sampled_from(["basic", "expert"]),
     choice_seed=st.integers(0, 2**32),
 )
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@any_game
 def test_random_games_keep_every_invariant(
     seed: str, players: int, variant: str, choice_seed: int
 ) -> None:
@@ -317,12 +321,7 @@ def test_same_seed_and_actions_give_the_same_game() -> None:
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
 )
-@given(
-    seed=st.text(max_size=10),
-    players=st.sampled_from([3, 4]),
-    variant=st.sampled_from(["basic", "expert"]),
-    choice_seed=st.integers(0, 2**32),
-)
+@any_game
 def test_play_snapshots_play_the_game_a_whole_state_plays(
     seed: str, players: int, variant: str, choice_seed: int
 ) -> None:
