@@ -33,7 +33,7 @@ def game_changed(
     when the game has just started; ``seats``: the seats with their accounts, if read)."""
     spectator = rules.view(state, None)
     if seats is None:
-        seats = selectors.seats_of_game(game)
+        seats = selectors.seats_of_game(game, notifying=True)
     common = {
         "to_act": game.to_act_seat,
         "hand_number": spectator["hand_number"],
@@ -95,7 +95,7 @@ def game_changed(
                     ],
                     ignore_conflicts=True,
                 )
-    notifications_send(specs)
+    notifications_send(specs, users={seat.player.user_id: seat.player.user for seat in seats})
 
 
 def move_payloads(

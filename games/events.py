@@ -21,7 +21,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from games import compiled
 from games.models import Event, Game
@@ -53,7 +52,7 @@ def game_event_add(
         seat_payloads={str(seat): extra for seat, extra in (seat_payloads or {}).items()},
     )
     compiled.insert(event)
-    _publish_on_commit(game_channel(game.pk), event.pk)
+    _publish_on_commit(game_channel(game.pk), event)
     return event
 
 
@@ -63,26 +62,23 @@ def account_events_lock(user_ids: Iterable[int]) -> None:
     Why: two games can write events for one account at the same time; without this, an
     event could take a smaller id but commit after a larger one that a stream already
     delivered, and a resume from that larger id would skip it forever. Always taken in
-    ascending id order and after the game lock, so two writers cannot deadlock.
+    ascending id order and after the game lock, so two writers cannot deadlock. In a write
+    batch (games.compiled.batched) the lock is part of the batch's statement and the
+    events added after it take their ids only once it is held.
     """
-    ids = sorted(set(user_ids))
-    if ids:
-        list(
-            get_user_model()
-            .objects.select_for_update()
-            .filter(pk__in=ids)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
+    compiled.lock_rows(get_user_model(), user_ids)
 
 
 def account_event_add(
     *, user_id: int, type: str, payload: dict[str, Any], version: int | None = None
 ) -> Event:
-    """Record an event for one account. Take :func:`account_events_lock` first."""
+    """Record an event for one account. Take :func:`account_events_lock` first.
+
+    ``payload`` may hold a :class:`games.compiled.Ref` (the notification's id, while the
+    notification waits in the same write batch)."""
     event = Event(user_id=user_id, type=type, version=version, payload=payload)
     compiled.insert(event)
-    _publish_on_commit(user_channel(user_id), event.pk)
+    _publish_on_commit(user_channel(user_id), event)
     return event
 
 
@@ -111,17 +107,27 @@ def _redis_client(url: str) -> Any:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
-def _publish_on_commit(channel: str, event_id: int) -> None:
-    def publish() -> None:
-        url = settings.REDIS_URL
-        if not url:
-            return  # no Redis: streams poll the event table
-        import redis
+def _publish_on_commit(channel: str, event: Event) -> None:
+    """After commit, wake the channel's streams with the event's id. The wake-ups of one
+    write batch (a move's game and account events) go out in one pipelined round trip."""
+    compiled.on_commit_grouped(_publish, (channel, event))
 
-        try:
-            _redis_client(url).publish(channel, str(event_id))
-        except redis.RedisError as exc:
-            # The event is committed; streams also re-read the table every few seconds.
-            logger.warning("could not publish event %s on %s: %s", event_id, channel, exc)
 
-    transaction.on_commit(publish)
+def _publish(wakeups: list[tuple[str, Event]]) -> None:
+    url = settings.REDIS_URL
+    if not url:
+        return  # no Redis: streams poll the event table
+    import redis
+
+    try:
+        if len(wakeups) == 1:
+            channel, event = wakeups[0]
+            _redis_client(url).publish(channel, str(event.pk))
+            return
+        pipe = _redis_client(url).pipeline(transaction=False)
+        for channel, event in wakeups:
+            pipe.publish(channel, str(event.pk))
+        pipe.execute()
+    except redis.RedisError as exc:
+        # The events are committed; streams also re-read the table every few seconds.
+        logger.warning("could not publish events %s: %s", [(c, e.pk) for c, e in wakeups], exc)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import re
 import smtplib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -92,10 +93,15 @@ def _users_locked(user_ids: list[int]) -> QuerySet[User]:
 _USER_LOCKED: CompiledQuery[User] = CompiledQuery(lambda user_id: _users_locked([user_id]), int)
 
 
-def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
+def notifications_send(
+    specs: list[NotificationSpec], *, users: Mapping[int, User] | None = None
+) -> list[Notification]:
     """Record notifications (in-app, account stream, webhooks) and queue their emails.
 
-    Runs in the caller's transaction (a new one if there is none)."""
+    Runs in the caller's transaction (a new one if there is none). ``users``: accounts the
+    caller has read already, each with its ``player`` and ``has_webhooks``
+    (``selectors.seats_of_game(game, notifying=True)``); when they are all the recipients,
+    their rows are locked without being read again (in the caller's write batch, if any)."""
     if not specs:
         return []
     from games import tasks
@@ -103,21 +109,28 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
     # No savepoint inside the caller's transaction (two round trips a move): an error here
     # rolls the whole change back, which is what every caller wants.
     with transaction.atomic(savepoint=False):
-        # Locked (events.account_events_lock says why), in id order, in one query that also
-        # reads each user's preferences and whether they have an active webhook at all.
+        # Locked (events.account_events_lock says why), in id order. Read by the same query
+        # (preferences, whether any webhook is active) unless the caller read them.
         user_ids = sorted({s.user_id for s in specs})
-        found = _USER_LOCKED(user_ids[0]) if len(user_ids) == 1 else _users_locked(user_ids)
-        users = {u.pk: u for u in found}
+        known = users or {}
+        if all(hasattr(known.get(pk), "has_webhooks") for pk in user_ids):
+            events.account_events_lock(user_ids)
+            found: Iterable[User] = [known[pk] for pk in user_ids]
+        elif len(user_ids) == 1:
+            found = _USER_LOCKED(user_ids[0])
+        else:
+            found = _users_locked(user_ids)
+        recipients = {u.pk: u for u in found}
         preferences = {
             pk: getattr(getattr(u, "player", None), "notification_preferences", None) or {}
-            for pk, u in users.items()
+            for pk, u in recipients.items()
         }
-        hooked = [pk for pk, u in users.items() if getattr(u, "has_webhooks", False)]
+        hooked = [pk for pk, u in recipients.items() if getattr(u, "has_webhooks", False)]
         hooks = webhooks.active_by_user(hooked) if hooked else {}
         now = timezone.now()
         created = []
         for spec in specs:
-            user = users[spec.user_id]
+            user = recipients[spec.user_id]
             url = game_url(spec.game.pk) if spec.game is not None else ""
             status, due = _email_plan(user, spec.kind, preferences[user.pk], now)
             notification = Notification(
@@ -134,7 +147,9 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
             compiled.insert(notification)
             payload = {
                 "game": spec.game.pk if spec.game is not None else None,
-                "notification": notification.pk,
+                # In a write batch the notification is not written yet: its id is filled in
+                # by the batch's statement (games.compiled.Ref).
+                "notification": compiled.Ref(notification),
                 "title": spec.title,
                 "body": spec.body,
                 "url": url,
@@ -144,15 +159,18 @@ def notifications_send(specs: list[NotificationSpec]) -> list[Notification]:
             events.account_event_add(
                 user_id=user.pk, type=spec.kind, payload=payload, version=version
             )
-            webhooks.deliveries_create(
-                hooks=hooks.get(user.pk, []),
-                kind=spec.kind,
-                payload={"type": spec.kind, "version": version, **payload},
-            )
+            user_hooks = hooks.get(user.pk, [])
+            if user_hooks:
+                compiled.flush()  # the deliveries' bodies carry the ids
+                webhooks.deliveries_create(
+                    hooks=user_hooks,
+                    kind=spec.kind,
+                    payload={"type": spec.kind, "version": version, **payload},
+                )
             if status == EmailStatus.PENDING:
                 # Should this message be lost (broker down at commit), the sweep queues the
                 # email again once it has waited EMAIL_REQUEUE_SECONDS (emails_requeue).
-                tasks.enqueue_on_commit(tasks.notification_email, notification.pk)
+                tasks.enqueue_on_commit(tasks.notification_email, compiled.Ref(notification))
             created.append(notification)
     return created
 

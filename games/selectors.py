@@ -174,13 +174,34 @@ _SEATS = CompiledQuery(
     ),
     int,
 )
+# A change that notifies the seated accounts (a move, a bot turn, a settlement) also reads
+# whether each has an active webhook, so that games.notifications need not read them again.
+_SEATS_NOTIFYING = CompiledQuery(
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id)
+        .select_related("player__user")
+        .annotate(
+            has_webhooks=Exists(
+                Webhook.objects.filter(user_id=OuterRef("player__user_id"), active=True)
+            )
+        )
+        .order_by("number")
+    ),
+    int,
+)
 
 
-def seats_of_game(game: Game) -> list[Seat]:
-    """The game's seats with their players and accounts, in seat order (one query)."""
-    seats = _SEATS(game.pk)
+def seats_of_game(game: Game, *, notifying: bool = False) -> list[Seat]:
+    """The game's seats with their players and accounts, in seat order (one query).
+
+    ``notifying``: each account also knows whether it has an active webhook
+    (``user.has_webhooks``), as ``games.notifications.notifications_send`` needs to take
+    it as read (``users=``)."""
+    seats: list[Seat] = list(_SEATS_NOTIFYING(game.pk) if notifying else _SEATS(game.pk))
     for seat in seats:
         seat.game = game  # as game.seats would set it: no query for seat.game
+        if notifying:
+            seat.player.user.has_webhooks = seat.has_webhooks  # type: ignore[attr-defined]
     return seats
 
 

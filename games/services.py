@@ -18,13 +18,13 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Field, QuerySet, Subquery
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -377,8 +377,8 @@ def _action_apply(
             first_answer: dict[str, Any] = getattr(game, "idempotent_response", None) or {}
             return ActionResult(game=game, view=first_answer, replayed=True)
         # One read of the seats (with their accounts) serves the turn check, the view,
-        # the announcement and the next-step queueing.
-        seats = selectors.seats_of_game(game)
+        # the announcement (the next player's notification) and the next-step queueing.
+        seats = selectors.seats_of_game(game, notifying=True)
         seat = _human_seat(game, user, seats=seats)
         if game.status != GameStatus.IN_PROGRESS:
             raise GameNotActive(
@@ -396,29 +396,35 @@ def _action_apply(
         state = _load_state(game)
         _check_turn(state, seat.number)
         new_state = _apply(state, seat.number, action)
-        move = _append_move(
-            game,
-            seat=seat.number,
-            action=action,
-            actor_kind=ActorKind.HUMAN,
-            user=user,
-            idempotency_key=idempotency_key or "",
-        )
-        if seat.autopilot_streak:
-            seat.autopilot_streak = 0
-            seat.save(update_fields=["autopilot_streak"])
-        _store_state(game, new_state)
-        compiled.update(game, GAME_PLAY_FIELDS)
-        view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
+        # The move's writes (the game, the move, its events and notifications, the key's
+        # record) go to PostgreSQL as one statement (games.compiled.batched).
+        with compiled.batched():
+            move = _append_move(
+                game,
+                seat=seat.number,
+                action=action,
+                actor_kind=ActorKind.HUMAN,
+                user=user,
+                idempotency_key=idempotency_key or "",
+            )
+            if seat.autopilot_streak:
+                seat.autopilot_streak = 0
+                compiled.update(seat, ["autopilot_streak"])
+            _store_state(game, new_state)
+            compiled.update(game, GAME_PLAY_FIELDS)
+            view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
+            record = None
+            if idempotency_key is not None:
+                record = _idempotency_record(
+                    user=user, key=idempotency_key, game=game, request_hash=request_hash, view=view
+                )
+            _schedule_next_step(game, new_state, move=move, seats=seats)
         # The game lock does not cover the key: a request for another game may have claimed
         # it meanwhile; its unique row then refuses this one (and the move rolls back).
-        if idempotency_key is not None and not _idempotency_claim(
-            user=user, key=idempotency_key, game=game, request_hash=request_hash, response=view
-        ):
+        if record is not None and record.pk is None:
             raise IdempotencyKeyReused(
                 "This Idempotency-Key was already used for a different request."
             )
-        _schedule_next_step(game, new_state, move=move, seats=seats)
     return ActionResult(game=game, view=view, replayed=False)
 
 
@@ -442,17 +448,18 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
         if game.version != expected_version:
             return False
         new_state = _apply(state, seat.number, action)
-        move = _append_move(
-            game,
-            seat=seat.number,
-            action=action,
-            actor_kind=ActorKind.BOT,
-            bot_name=seat.bot_kind,
-            bot_version=bots.version(seat.bot_kind),
-        )
-        _store_state(game, new_state)
-        compiled.update(game, GAME_PLAY_FIELDS)
-        _schedule_next_step(game, new_state, move=move)
+        with compiled.batched():
+            move = _append_move(
+                game,
+                seat=seat.number,
+                action=action,
+                actor_kind=ActorKind.BOT,
+                bot_name=seat.bot_kind,
+                bot_version=bots.version(seat.bot_kind),
+            )
+            _store_state(game, new_state)
+            compiled.update(game, GAME_PLAY_FIELDS)
+            _schedule_next_step(game, new_state, move=move)
     return True
 
 
@@ -481,12 +488,13 @@ def hand_settle(*, game_id: int, hand_number: int) -> bool:
                 )
         except IntegrityError:
             return False  # already settled: the unique row is the claim
-        move = _append_move(
-            game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
-        )
-        _store_state(game, new_state)
-        compiled.update(game, GAME_PLAY_FIELDS)
-        _schedule_next_step(game, new_state, move=move)
+        with compiled.batched():
+            move = _append_move(
+                game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
+            )
+            _store_state(game, new_state)
+            compiled.update(game, GAME_PLAY_FIELDS)
+            _schedule_next_step(game, new_state, move=move)
     return True
 
 
@@ -497,7 +505,7 @@ def _schedule_next_step(
     after commit, queue whatever it waits for: a settlement or a bot. ``seats``: the
     game's seats with their accounts, when the caller has already read them."""
     if seats is None:
-        seats = selectors.seats_of_game(game)
+        seats = selectors.seats_of_game(game, notifying=True)
     announce.game_changed(game=game, state=state, move=move, seats=seats)
     _queue_next_step(game, state, seats=seats)
 
@@ -864,38 +872,18 @@ def _history_store(game: Game, state: rules.State) -> None:
         )
 
 
-def _idempotency_claim(
-    *, user: User, key: str, game: Game, request_hash: str, response: dict[str, Any]
-) -> bool:
-    """Record an action's answer under its Idempotency-Key; False when the key is taken.
-
-    One ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` (PostgreSQL and SQLite alike)
-    instead of a savepoint around an insert that may fail: one round trip, not three."""
-    meta = IdempotencyRecord._meta
-    values = {
-        "user": user.pk,
-        "key": key,
-        "game": game.pk,
-        "request_hash": request_hash,
-        "response": response,
-        "created_at": timezone.now(),
-    }
-    fields: list[Field[Any, Any]] = [cast("Field[Any, Any]", meta.get_field(n)) for n in values]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(str(field.column)) for field in fields)
-    conflict = ", ".join(quote(str(field.column)) for field in fields[:2])  # user, key
-    params = [
-        field.get_db_prep_save(value, connection)
-        for field, value in zip(fields, values.values(), strict=True)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) "  # noqa: S608 (names from the model)
-            f"VALUES ({', '.join(['%s'] * len(fields))}) "
-            f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {quote(str(meta.pk.column))}",
-            params,
-        )
-        return cursor.fetchone() is not None
+def _idempotency_record(
+    *, user: User, key: str, game: Game, request_hash: str, view: dict[str, Any]
+) -> IdempotencyRecord:
+    """Record an action's answer under its Idempotency-Key. The key may be taken already
+    (the game's lock does not cover it): then nothing is written and the record's ``pk``
+    is None once written (``INSERT ... ON CONFLICT DO NOTHING``, one statement, or part of
+    the move's write batch)."""
+    record = IdempotencyRecord(
+        user=user, key=key, game=game, request_hash=request_hash, response=view
+    )
+    compiled.insert(record, on_conflict=("user", "key"))
+    return record
 
 
 def _request_hash(game_id: int, action: Any, expected_version: int | None) -> str:

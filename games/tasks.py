@@ -20,7 +20,7 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from games import services
+from games import compiled, services
 
 _eager = threading.local()
 logger = logging.getLogger(__name__)
@@ -78,9 +78,13 @@ def _log_redelivery(task_id: str, task: Task, **kwargs: Any) -> None:
 
 
 def enqueue_on_commit(task: Task, *args: Any) -> None:
-    """Queue ``task(*args)`` once the current transaction commits (never before)."""
+    """Queue ``task(*args)`` once the current transaction commits (never before). An
+    argument may be a :class:`games.compiled.Ref`: the key of an object still waiting in a
+    write batch, read when the task is sent."""
 
     def send() -> None:
+        nonlocal args
+        args = tuple(arg.value() if isinstance(arg, compiled.Ref) else arg for arg in args)
         if settings.CELERY_TASK_ALWAYS_EAGER:
             _run_eagerly(task, args)
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from django.db import connection, transaction
@@ -73,3 +74,14 @@ def play_humans_until(
             game_id=game.pk, user=users[to_act], action=action, expected_version=game.version
         )
     raise AssertionError("the game did not end")
+
+
+def wait_until_a_request_waits_for_a_lock() -> bool:
+    """Poll PostgreSQL until some session waits for a lock (at most 10 s); whether one did."""
+    with connection.cursor() as cursor:
+        for _ in range(100):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.1)
+    return False

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from rest_framework.test import APIClient
 
 import engine.indulgence as rules
-from games import selectors, services
-from games.models import Move
+from games import compiled, selectors, services
+from games.models import IdempotencyRecord, Move
 from tests.api.support import game_url, three_player_game
+from tests.helpers import wait_until_a_request_waits_for_a_lock
 
 THREADS = 8
 
@@ -55,16 +55,6 @@ def test_it_accepts_exactly_one_of_eight_simultaneous_identical_moves(
     assert game.version == body["version"] + 1
 
 
-def wait_until_a_request_waits_for_a_lock() -> None:
-    """Poll PostgreSQL until some session waits for a lock (at most 10 s)."""
-    with connection.cursor() as cursor:
-        for _ in range(100):
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-            if cursor.fetchone()[0]:
-                return
-            time.sleep(0.1)
-
-
 def _first_ruler(seed: str) -> int:
     return rules.new_game(3, "basic", seed).first_ruler
 
@@ -85,18 +75,25 @@ def test_it_refuses_one_idempotency_key_sent_for_two_games_at_once(
     actor = [owner, opponent, third][game_a.to_act_seat]
     _token, raw = services.token_issue(user=actor)
 
-    # Hold game A's transaction open after its idempotency record is written, until game
-    # B's request waits on that record's unique key.
+    # Hold game A's transaction open after its idempotency record is written (with the
+    # rest of the move's writes, in one batch: games.compiled.batched), until game B's
+    # request waits on that record's unique key.
     inserted, release = threading.Event(), threading.Event()
-    schedule = services._schedule_next_step
+    flush = compiled.WriteBatch.flush
 
-    def paused(game: Any, *args: Any, **kwargs: Any) -> Any:
-        if game.pk == game_a.pk:
+    def paused(batch: compiled.WriteBatch) -> None:
+        records_a = [
+            item.obj
+            for item in batch.items
+            if isinstance(item.obj, IdempotencyRecord) and item.obj.game_id == game_a.pk
+        ]
+        flush(batch)
+        if records_a:
+            assert records_a[0].pk is not None  # written, not yet committed
             inserted.set()
             release.wait(timeout=20)
-        return schedule(game, *args, **kwargs)
 
-    monkeypatch.setattr(services, "_schedule_next_step", paused)
+    monkeypatch.setattr(compiled.WriteBatch, "flush", paused)
     answers: dict[str, tuple[int, Any]] = {}
 
     def submit(name: str, game: Any) -> None:

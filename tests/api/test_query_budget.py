@@ -14,18 +14,27 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Game, Notification
+from games.models import Event, Game, IdempotencyRecord, Move, Notification
 from tests.api.conftest import Bearer
 from tests.api.support import game_url
 
 pytestmark = pytest.mark.django_db
 
 GET_VIEW = 3  # the token, the game (with its adjustment flag), the seats with accounts
-# The token; SAVEPOINT; the locked game (with the key's earlier record); the seats; the
-# move; the game's update; the answer's record (INSERT ... ON CONFLICT); the move event;
-# the next player locked (preferences, has-webhook flag); their notification; its account
-# event; RELEASE.
-MOVE_WITH_KEY_THAT_NOTIFIES = 12
+# The token; SAVEPOINT; the locked game (with the key's earlier record); the seats (with
+# the accounts' preferences and has-webhook flags); ONE statement for every write
+# (games.compiled.batched: the move, the game's update, the answer's record, the move
+# event, the next player's lock, their notification and its account event); RELEASE.
+MOVE_WITH_KEY_THAT_NOTIFIES = 6
+# What that one statement does, table by table.
+BATCHED_WRITES = (
+    'INSERT INTO "games_move"',
+    'UPDATE "games_game"',
+    'INSERT INTO "games_idempotencyrecord"',
+    'FROM "auth_user"',  # the lock, before the account event takes its id
+    'INSERT INTO "games_notification"',
+    'INSERT INTO "games_event"',
+)
 
 
 def statements(call: Any) -> tuple[Any, list[str]]:
@@ -48,6 +57,7 @@ def test_a_view_and_a_move_stay_within_their_statement_budget(
 
     view = response.json()
     notified_before = Notification.objects.count()
+    moves_before, events_before = Move.objects.count(), Event.objects.count()
     body = {"action": view["legal_actions"][0], "version": view["version"]}
 
     def act() -> Any:
@@ -61,6 +71,16 @@ def test_a_view_and_a_move_stay_within_their_statement_budget(
     assert Notification.objects.count() == notified_before + 1
     assert len(writes) == MOVE_WITH_KEY_THAT_NOTIFIES, "\n".join(w[:120] for w in writes)
     assert not [w for w in writes if w.startswith('SELECT "games_webhook')]  # none to read
+    [batch] = [w for w in writes if w.startswith("WITH ")]
+    assert all(part in batch for part in BATCHED_WRITES), batch
+    assert "FOR UPDATE" in batch
+    # Every row is there, the account event pointing at the notification the inbox lists.
+    assert Move.objects.count() == moves_before + 1
+    assert Event.objects.count() == events_before + 2  # the game's move event, the account's
+    notification = Notification.objects.latest("id")
+    account_event = Event.objects.filter(user=notification.user).latest("id")
+    assert account_event.payload["notification"] == notification.pk
+    assert IdempotencyRecord.objects.get(key="budget-1").response == answer.json()
 
     # The repeat is answered from the record read by the game's own query: no move.
     replay, repeated = statements(act)
