@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.fields import JSONTextField
+
 
 class BotKind(models.TextChoices):
     RANDOM = "random", "Random"
@@ -76,7 +78,7 @@ class Game(models.Model):
     to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # engine.indulgence.play_snapshot of the state after the last move (null while open):
     # the state without the records of the settled hands before the last (GameHistory).
-    snapshot = models.JSONField(null=True, blank=True)
+    snapshot = JSONTextField(null=True, blank=True)
     turn_timeout_seconds = models.PositiveIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     result = models.JSONField(null=True, blank=True)
@@ -105,7 +107,7 @@ class GameHistory(models.Model):
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="history"
     )
-    hands = models.JSONField(default=list)
+    hands = JSONTextField(default=list)
 
     def __str__(self) -> str:
         return f"Settled hands of game {self.game_id}"
@@ -239,7 +241,7 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=128)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     request_hash = models.CharField(max_length=64)
-    response = models.JSONField()
+    response = JSONTextField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -474,7 +474,9 @@ def main() -> None:
         setup.close()
         groups = {"web": procs[0].pid, "worker": procs[1].pid}
         cpu_0 = cpu_by_group(groups)
-        gets = run_clients("get", url, work, args.seconds, args.processes) if "get" in phases else []
+        gets = (
+            run_clients("get", url, work, args.seconds, args.processes) if "get" in phases else []
+        )
         cpu_1 = cpu_by_group(groups)
         moves = (
             run_clients(
