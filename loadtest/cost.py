@@ -44,6 +44,9 @@ def measure(
     import django
 
     django.setup()
+    from indulgence_site.runtime import settle_heap
+
+    settle_heap()  # as the web processes do (indulgence_site.wsgi)
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client

@@ -288,3 +288,44 @@ class TestLeaderboard:
     def test_it_refuses_an_unknown_pool(self, anonymous: Client) -> None:
         response = anonymous.get("/api/v1/leaderboard?variant=basic&player_count=5")
         assert "player_count" in assert_error(response, 400, "invalid_request")["errors"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": {"type": "pass"}},
+        {"action": {"type": "play", "card": "M7"}, "version": 12},
+        {"action": {"type": "pass"}, "version": None},
+        {"action": {"type": "pass"}, "version": 0, "extra": "ignored"},
+        {"action": {}, "version": 3},
+        {"action": {"type": "pass"}, "version": -1},
+        {"action": {"type": "pass"}, "version": "7"},
+        {"action": {"type": "pass"}, "version": True},
+        {"action": {"type": "pass"}, "version": 2.0},
+        {"action": ["pass"]},
+        {"action": None},
+        {"version": 3},
+        ["not", "an", "object"],
+        {"action": {1: "int key"}},
+    ],
+)
+def test_the_action_body_reads_as_its_serializer_reads_it(body: Any) -> None:
+    """The move's fast path past the serializer takes only what the serializer takes the
+    same way; everything else is the serializer's (with its errors)."""
+    from rest_framework.exceptions import ValidationError
+
+    from games.api import serializers, views
+
+    def serializer_reads() -> Any:
+        try:
+            return views._valid(serializers.ActionRequest, body)
+        except ValidationError as exc:
+            return ("refused", exc.detail)
+
+    def fast_path_reads() -> Any:
+        try:
+            return views._action_body(body)
+        except ValidationError as exc:
+            return ("refused", exc.detail)
+
+    assert fast_path_reads() == serializer_reads()

@@ -199,3 +199,51 @@ def test_expressions_and_signal_receivers_take_the_orm_path(users: list[Any]) ->
     finally:
         signals.post_save.disconnect(receiver, sender=Event)
     assert seen == [event]
+
+
+@pytest.mark.filterwarnings("ignore:DateTimeField .* received a naive datetime")
+def test_parameters_are_what_the_orm_would_send(users: list[Any]) -> None:
+    """The shortcut past Django's per-field preparation (values it returns unchanged) must
+    send exactly what the ORM sends, odd values included (a lazy string, a bool where an
+    int goes, a naive datetime, which Django makes aware)."""
+    from datetime import datetime
+
+    from django.utils import timezone
+    from django.utils.translation import gettext_lazy
+
+    from games.models import IdempotencyRecord, Move, Notification
+
+    game = started_game(users, "compiled-params")
+    odd = Notification(
+        user=users[0],
+        kind="your_turn",
+        game=game,
+        title=gettext_lazy("Your turn"),  # a Promise, not a str
+        email_attempts=True,  # a bool where an int goes
+        email_due_at=datetime(2026, 1, 1, 12, 0),  # naive
+    )
+    plain = Move(game=game, seq=1, seat=None, action={"type": "pass"}, actor_kind="human")
+    plain.version_after = 1
+    account_event = Event(user_id=users[1].pk, type="your_turn", version=3, payload={"a": 1})
+    record = IdempotencyRecord(
+        user=users[0], key="k", game=game, request_hash="h", response={"id": 1}
+    )
+    now = timezone.now()
+    for obj in (odd, plain, account_event, record):
+        plan = compiled._insert_plan(type(obj), connection, "default", None)
+        with mock.patch.object(timezone, "now", return_value=now):  # auto_now_add, twice
+            shortcut = compiled._params(plan, obj, connection, adding=True)
+            orm = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in plan.fields]
+        assert shortcut is not None
+        assert [repr(v) for v in shortcut] == [repr(v) for v in orm]
+    compiled.update(game, services.GAME_PLAY_FIELDS)  # builds the game's update plan
+    [plan] = [
+        p
+        for key, p in compiled._WRITE_PLANS.items()
+        if key[:3] == ("update", Game, tuple(services.GAME_PLAY_FIELDS))
+        and key[-1] == connection.vendor
+    ]
+    with mock.patch.object(timezone, "now", return_value=now):
+        shortcut = compiled._params(plan, game, connection, adding=False)
+        orm = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in plan.fields]
+    assert [repr(v) for v in shortcut or []] == [repr(v) for v in orm]
