@@ -371,6 +371,77 @@ def pgbench(seconds: int) -> float:
         subprocess.run(["dropdb", "-h", "127.0.0.1", "--if-exists", name], check=False)
 
 
+# --- figures ------------------------------------------------------------------------------
+
+
+def latency_figures(gets: list[Any], moves: list[Any]) -> dict[str, Any]:
+    get_latencies = [x for r in gets for x in r["latencies"]]
+    latencies = [x for r in moves for x in r["latencies"]]
+    return {
+        "get_p50_ms": round(percentile(get_latencies, 0.50) * 1000, 1),
+        "get_p99_ms": round(percentile(get_latencies, 0.99) * 1000, 1),
+        "p50_ms": round(percentile(latencies, 0.50) * 1000, 1),
+        "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+    }
+
+
+def cycle_figures(
+    gets: list[Any],
+    moves: list[Any],
+    cpu_0: dict[str, float],
+    cpu_1: dict[str, float],
+    cpu_2: dict[str, float],
+    seconds: float,
+    both: bool,
+) -> dict[str, Any]:
+    """One GET phase and the move phase after it."""
+    get_count = sum(r["gets"] for r in gets)
+    move_count = sum(len(r["latencies"]) for r in moves)
+    move_errors = sum(len(r["errors"]) for r in moves)
+    figures: dict[str, Any] = {
+        "get_per_s": round(get_count / seconds, 1),
+        "get_errors": sum(r["errors"] for r in gets),
+        "moves_per_s": round((move_count - move_errors) / seconds, 1),
+        "move_errors": move_errors,
+        **latency_figures(gets, moves),
+        # CPU milliseconds per request during each phase, by process group: the web
+        # server (gunicorn), the Celery worker, PostgreSQL, the load clients, and the
+        # machine's total busy time (2 cores = 2000 ms per second of wall time).
+        "cpu_ms_per_get": cpu_per_request(cpu_0, cpu_1, get_count),
+        "cpu_ms_per_move": cpu_per_request(cpu_1, cpu_2, move_count),
+    }
+    figures["moves_vs_get"] = (
+        round(figures["moves_per_s"] / figures["get_per_s"], 3)
+        if both and figures["get_per_s"]
+        else None
+    )
+    return figures
+
+
+def aggregate(per_cycle: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians over the cycles of each cycle's rates, ratio and CPU figures; error counts
+    summed."""
+
+    def median(values: list[Any]) -> Any:
+        present = [v for v in values if v is not None]
+        return round(statistics.median(present), 3) if present else None
+
+    cpu = {
+        kind: {group: median([c[kind][group] for c in per_cycle]) for group in per_cycle[0][kind]}
+        for kind in ("cpu_ms_per_get", "cpu_ms_per_move")
+    }
+    return {
+        "get_per_s": median([c["get_per_s"] for c in per_cycle]),
+        "get_errors": sum(c["get_errors"] for c in per_cycle),
+        "moves_per_s": median([c["moves_per_s"] for c in per_cycle]),
+        "move_errors": sum(c["move_errors"] for c in per_cycle),
+        "moves_vs_get": median([c["moves_vs_get"] for c in per_cycle]),
+        **cpu,
+    }
+
+
 # --- the run --------------------------------------------------------------------------------
 
 
@@ -393,7 +464,17 @@ def main() -> None:
         default="get,moves",
         help="which phases to run, comma-separated (get, moves): one alone, e.g. to profile it",
     )
+    parser.add_argument(
+        "--cycles",
+        type=int,
+        default=1,
+        help="run the phases this many times, alternating (GET, moves, GET, moves, ...); "
+        "each cycle has its own ratio, and the figures are their medians: the machine's "
+        "speed drifts, and alternating keeps the drift out of the ratio",
+    )
     args = parser.parse_args()
+    if args.cycles < 1:
+        parser.error("--cycles must be at least 1")
     phases = {p.strip() for p in args.phases.split(",") if p.strip()}
     if not phases or phases - {"get", "moves"}:
         parser.error("--phases takes get, moves or both")
@@ -468,28 +549,33 @@ def main() -> None:
             raise SystemExit("the stack did not become healthy in 60 s")
         load_before = os.getloadavg()
 
-        # One game per client for the GET phase (the games the move phase plays are new).
+        # One game per client for the GET phases (the games the move phases play are new).
         setup = _Http(url)
         work = [{"tokens": t, "game": _new_game(setup, t)["id"]} for t in tokens]
         setup.close()
         groups = {"web": procs[0].pid, "worker": procs[1].pid}
-        cpu_0 = cpu_by_group(groups)
-        gets = (
-            run_clients("get", url, work, args.seconds, args.processes) if "get" in phases else []
-        )
-        cpu_1 = cpu_by_group(groups)
-        moves = (
-            run_clients(
-                "move",
-                url,
-                [{"tokens": t, "keys": args.idempotency_keys} for t in tokens],
-                args.seconds,
-                args.processes,
+        cycles = []
+        for _ in range(args.cycles):
+            cpu_0 = cpu_by_group(groups)
+            gets = (
+                run_clients("get", url, work, args.seconds, args.processes)
+                if "get" in phases
+                else []
             )
-            if "moves" in phases
-            else []
-        )
-        cpu_2 = cpu_by_group(groups)
+            cpu_1 = cpu_by_group(groups)
+            moves = (
+                run_clients(
+                    "move",
+                    url,
+                    [{"tokens": t, "keys": args.idempotency_keys} for t in tokens],
+                    args.seconds,
+                    args.processes,
+                )
+                if "moves" in phases
+                else []
+            )
+            cpu_2 = cpu_by_group(groups)
+            cycles.append((gets, moves, cpu_0, cpu_1, cpu_2))
         load_after = os.getloadavg()
         tps = pgbench(args.pgbench_seconds)
     finally:
@@ -510,11 +596,10 @@ def main() -> None:
         client.close()
         shutil.rmtree(ROOT / "var" / "loadtest-static", ignore_errors=True)
 
-    get_count = sum(r["gets"] for r in gets)
-    get_errors = sum(r["errors"] for r in gets)
-    get_latencies = [x for r in gets for x in r["latencies"]]
-    latencies = [x for r in moves for x in r["latencies"]]
-    move_errors = [e for r in moves for e in r["errors"]]
+    both = phases == {"get", "moves"}
+    per_cycle = [cycle_figures(*cycle, args.seconds, both) for cycle in cycles]
+    all_moves = [r for _, moves, *_ in cycles for r in moves]
+    all_gets = [r for gets, *_ in cycles for r in gets]
     figures = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cpus": os.cpu_count(),
@@ -524,36 +609,26 @@ def main() -> None:
         "web_workers": args.web_workers,
         "idempotency_keys": args.idempotency_keys,
         "seconds": args.seconds,
-        "get_per_s": round(get_count / args.seconds, 1),
-        "get_errors": get_errors,
-        "get_p50_ms": round(percentile(get_latencies, 0.50) * 1000, 1),
-        "get_p99_ms": round(percentile(get_latencies, 0.99) * 1000, 1),
-        "moves_per_s": round((len(latencies) - len(move_errors)) / args.seconds, 1),
-        "move_errors": len(move_errors),
-        "move_error_samples": move_errors[:5],
-        "p50_ms": round(percentile(latencies, 0.50) * 1000, 1),
-        "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
-        "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
-        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
-        "settlement_waits": sum(r["waits"] for r in moves),
-        "games_played": sum(r["games"] for r in moves),
+        "cycles": args.cycles,
+        **aggregate(per_cycle),
+        # Percentiles of every request of every cycle together.
+        **latency_figures(all_gets, all_moves),
+        "move_error_samples": [e for r in all_moves for e in r["errors"]][:5],
+        "settlement_waits": sum(r["waits"] for r in all_moves),
+        "games_played": sum(r["games"] for r in all_moves),
         "pgbench_update_tps": tps,
-        # CPU milliseconds per request during each phase, by process group: the web
-        # server (gunicorn), the Celery worker, PostgreSQL, the load clients, and the
-        # machine's total busy time (2 cores = 2000 ms per second of wall time).
-        "cpu_ms_per_get": cpu_per_request(cpu_0, cpu_1, get_count),
-        "cpu_ms_per_move": cpu_per_request(cpu_1, cpu_2, len(latencies)),
+        "per_cycle": per_cycle,
     }
-    if phases != {"get", "moves"}:
-        figures["moves_vs_get"] = figures["goal_met"] = None  # the goal needs both phases
-    else:
-        figures["moves_vs_get"] = round(figures["moves_per_s"] / figures["get_per_s"], 3)
-        figures["goal_met"] = (
+    figures["goal_met"] = (
+        None
+        if not both
+        else (
             figures["moves_vs_get"] >= 0.5
             and figures["p99_ms"] < 100
-            and not move_errors
-            and not get_errors
+            and not figures["move_errors"]
+            and not figures["get_errors"]
         )
+    )
     text = json.dumps(figures, indent=2)
     print(text)
     if args.json:
