@@ -375,13 +375,27 @@ def batched(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     """Gather the block's :func:`insert`, :func:`update` and :func:`lock_rows` into one
     statement, sent when the block ends or before any other statement on the connection.
 
-    Only on PostgreSQL (data-modifying CTEs); elsewhere, and inside an outer batch, the
-    block runs as it would without. Must run inside a transaction. When the block raises,
+    Only on PostgreSQL (data-modifying CTEs); elsewhere the block runs as it would
+    without. Inside another block, the outer batch gathers the writes and sends them when
+    the inner block ends. Must run inside a transaction. When the block raises,
     the writes it asked for are still sent (a caller may go on with the transaction) unless
     the error is the database's own (the transaction is broken then: nothing to send)."""
     connection = connections[using]
-    if connection.vendor != "postgresql" or _batch_of(connection) is not None:
+    if connection.vendor != "postgresql":
         yield
+        return
+    outer = _batch_of(connection)
+    if outer is not None:
+        # Inside another block: its batch gathers this block's writes too, and sends them
+        # when this block ends, as this block's caller may read what they returned.
+        try:
+            yield
+        except DatabaseError:
+            raise  # the outer block discards them
+        except BaseException:
+            outer.flush()
+            raise
+        outer.flush()
         return
     if connection.get_autocommit():
         raise TransactionManagementError("batched() needs a transaction (transaction.atomic).")
@@ -595,14 +609,14 @@ def _build_batch_sql(connection: Any, items: list[_Item]) -> str:
                 target = items[kind[1]].obj
                 assert target is not None
                 exprs.append(returned(kind[1], str(target._meta.pk.column)))
-            else:
-                expr = f"CAST(%s AS {sql_type})"
+            else:  # a JSON document with keys to fill in: as jsonb, then the column's type
+                expr = "CAST(%s AS jsonb)"
                 for target_position in kind[1]:
                     target = items[target_position].obj
                     assert target is not None
                     pk_of = returned(target_position, str(target._meta.pk.column))
                     expr = f"jsonb_set({expr}, CAST(%s AS text[]), to_jsonb({pk_of}))"
-                exprs.append(expr)
+                exprs.append(f"CAST({expr} AS {sql_type})")
         where = ""
         if locks:
             counted = " + ".join(f"(SELECT count(*) FROM w{lock})" for lock in locks)

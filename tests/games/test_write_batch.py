@@ -273,3 +273,31 @@ def test_an_account_event_takes_its_id_only_once_its_account_is_locked(game: Gam
     for thread in threads:
         thread.join(timeout=30)
     assert ids["batched"] > ids["holder"], ids
+
+
+def test_a_block_inside_another_sends_its_writes_when_it_ends(game: Game) -> None:
+    with transaction.atomic(), compiled.batched():
+        first = Event(game=game, type="outer", version=1, payload={})
+        compiled.insert(first)
+        with compiled.batched():
+            inner = Event(game=game, type="inner", version=1, payload={})
+            compiled.insert(inner)
+        assert inner.pk is not None  # what the inner block's caller may read at once
+        assert first.pk is not None  # sent in the same statement
+
+
+def test_a_ref_in_a_document_kept_as_text_is_filled_in_too(game: Game, owner: Any) -> None:
+    """The answer stored for an Idempotency-Key is JSON kept as text (JSONTextField)."""
+    with transaction.atomic(), compiled.batched():
+        notification = Notification(user=owner, kind="your_turn", game=game, title="t")
+        compiled.insert(notification)
+        record = IdempotencyRecord(
+            user=owner,
+            key="ref-in-text",
+            game=game,
+            request_hash="h",
+            response={"notification": compiled.Ref(notification), "n": 1},
+        )
+        compiled.insert(record)
+    stored = IdempotencyRecord.objects.get(pk=record.pk).response
+    assert stored == {"notification": notification.pk, "n": 1} == record.response
