@@ -21,7 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import engine.indulgence as rules
-from games import events, selectors
+from games import compiled, events, selectors
 from games.models import Game, GameStatus, Move, NotificationKind, Player, Seat, TurnReminder
 from games.notifications import NotificationSpec, notifications_send
 
@@ -84,16 +84,15 @@ def game_changed(
                 specs.append(_your_turn_spec(game, to_act))
             if game.turn_deadline is not None and game.turn_timeout_seconds:
                 allowed = game.turn_timeout_seconds * settings.TURN_REMINDER_FRACTION
-                TurnReminder.objects.bulk_create(
-                    [
-                        TurnReminder(
-                            game=game,
-                            version=game.version,
-                            seat=to_act.number,
-                            remind_at=timezone.now() + timedelta(seconds=allowed),
-                        )
-                    ],
-                    ignore_conflicts=True,
+                # Part of the change's write batch (games.compiled); one per turn.
+                compiled.insert(
+                    TurnReminder(
+                        game=game,
+                        version=game.version,
+                        seat=to_act.number,
+                        remind_at=timezone.now() + timedelta(seconds=allowed),
+                    ),
+                    on_conflict=("game", "version"),
                 )
     notifications_send(specs, users={seat.player.user_id: seat.player.user for seat in seats})
 

@@ -399,26 +399,25 @@ def _action_apply(
         # The move's writes (the game, the move, its events and notifications, the key's
         # record) go to PostgreSQL as one statement (games.compiled.batched).
         with compiled.batched():
-            move = _append_move(
+            if seat.autopilot_streak:
+                seat.autopilot_streak = 0
+                compiled.update(seat, ["autopilot_streak"])
+            _step_record(
                 game,
+                new_state,
+                seats=seats,
                 seat=seat.number,
                 action=action,
                 actor_kind=ActorKind.HUMAN,
                 user=user,
                 idempotency_key=idempotency_key or "",
             )
-            if seat.autopilot_streak:
-                seat.autopilot_streak = 0
-                compiled.update(seat, ["autopilot_streak"])
-            _store_state(game, new_state)
-            compiled.update(game, GAME_PLAY_FIELDS)
             view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
             record = None
             if idempotency_key is not None:
                 record = _idempotency_record(
                     user=user, key=idempotency_key, game=game, request_hash=request_hash, view=view
                 )
-            _schedule_next_step(game, new_state, move=move, seats=seats)
         # The game lock does not cover the key: a request for another game may have claimed
         # it meanwhile; its unique row then refuses this one (and the move rolls back).
         if record is not None and record.pk is None:
@@ -449,17 +448,15 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
             return False
         new_state = _apply(state, seat.number, action)
         with compiled.batched():
-            move = _append_move(
+            _step_record(
                 game,
+                new_state,
                 seat=seat.number,
                 action=action,
                 actor_kind=ActorKind.BOT,
                 bot_name=seat.bot_kind,
                 bot_version=bots.version(seat.bot_kind),
             )
-            _store_state(game, new_state)
-            compiled.update(game, GAME_PLAY_FIELDS)
-            _schedule_next_step(game, new_state, move=move)
     return True
 
 
@@ -489,13 +486,22 @@ def hand_settle(*, game_id: int, hand_number: int) -> bool:
         except IntegrityError:
             return False  # already settled: the unique row is the claim
         with compiled.batched():
-            move = _append_move(
-                game, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
+            _step_record(
+                game, new_state, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
             )
-            _store_state(game, new_state)
-            compiled.update(game, GAME_PLAY_FIELDS)
-            _schedule_next_step(game, new_state, move=move)
     return True
+
+
+def _step_record(
+    game: Game, state: rules.State, *, seats: list[Seat] | None = None, **step: Any
+) -> Move:
+    """Append a step (``_append_move``'s fields) to the move log, store the state it led
+    to, and announce it. Called under the game's lock, in the caller's write batch."""
+    move = _append_move(game, **step)
+    _store_state(game, state)
+    compiled.update(game, GAME_PLAY_FIELDS)
+    _schedule_next_step(game, state, move=move, seats=seats)
+    return move
 
 
 def _schedule_next_step(

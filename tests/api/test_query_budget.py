@@ -14,9 +14,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Event, Game, IdempotencyRecord, Move, Notification
+from games.models import Event, Game, IdempotencyRecord, Move, Notification, TurnReminder
 from tests.api.conftest import Bearer
-from tests.api.support import game_url
+from tests.api.support import game_url, three_player_game
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +87,25 @@ def test_a_view_and_a_move_stay_within_their_statement_budget(
     assert replay.status_code == 200
     assert replay.json() == answer.json()
     assert len(repeated) <= 4, "\n".join(repeated)  # token, SAVEPOINT, game, RELEASE
+
+
+def test_a_move_in_a_timed_game_adds_its_reminder_within_the_same_statement(
+    owner: Any, opponent: Any, third: Any, bearer: Bearer
+) -> None:
+    game = three_player_game(owner, opponent, third, turn_timeout_seconds=3600)
+    players = [owner, opponent, third]
+    assert game.to_act_seat is not None
+    actor = bearer(players[game.to_act_seat])
+    view = actor.get(game_url(game)).json()
+    body = {"action": view["legal_actions"][0], "version": view["version"]}
+    answer, writes = statements(
+        lambda: actor.post(
+            game_url(game, "actions"), body, format="json", HTTP_IDEMPOTENCY_KEY="timed-1"
+        )
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["to_act"] != game.to_act_seat
+    assert len(writes) == MOVE_WITH_KEY_THAT_NOTIFIES, "\n".join(w[:120] for w in writes)
+    reminder = TurnReminder.objects.get(game=game, version=answer.json()["version"])
+    assert reminder.seat == answer.json()["to_act"]
+    assert reminder.sent_at is None
