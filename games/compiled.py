@@ -426,12 +426,16 @@ def _batch_of(connection: Any) -> WriteBatch | None:
 
 @dataclass
 class _Item:
-    kind: str  # "insert", "update" or "lock"
-    shape: tuple[Any, ...]  # everything its SQL depends on
+    shape: tuple[Any, ...]  # everything its SQL depends on, its kind first
     params: list[Any]
     obj: Model | None = None
     plan: _WritePlan | None = None
     refs: list[_RefSlot] = dataclass_field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        """``insert``, ``update`` or ``lock``."""
+        return str(self.shape[0])
 
 
 class WriteBatch:
@@ -479,15 +483,15 @@ class WriteBatch:
                 values.extend([[key] for key, _ in slots])
         shape = ("insert", plan, tuple(kinds), conflict, tuple(self._locks))
         self._position[id(obj)] = len(self.items)
-        self.items.append(_Item("insert", shape, values, obj, plan, refs))
+        self.items.append(_Item(shape, values, obj, plan, refs))
 
     def add_update(self, obj: Model, plan: _WritePlan, params: list[Any]) -> None:
         self._updated.add((type(obj), obj.pk))
-        self.items.append(_Item("update", ("update", plan), params, obj, plan))
+        self.items.append(_Item(("update", plan), params, obj, plan))
 
     def add_lock(self, model: type[Model], ids: list[Any]) -> None:
         self._locks.append(len(self.items))
-        self.items.append(_Item("lock", ("lock", model), [ids]))
+        self.items.append(_Item(("lock", model), [ids]))
 
     def before_statement(
         self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
@@ -806,14 +810,11 @@ def _params(
 def _prepared(model_field: Any, shortcut: _Shortcut | None, value: Any, connection: Any) -> Any:
     """``model_field.get_db_prep_save(value, connection)``, without the call for the values
     whose preparation is known (tests/games/test_compiled.py holds the two to the same)."""
-    if shortcut is not None and type(value) in shortcut[0] and value is not None:
-        if type(value) is datetime.datetime and value.tzinfo is None:
-            return model_field.get_db_prep_save(value, connection)  # made aware, with a warning
-        convert = shortcut[1]
-        return value if convert is None else convert(value)
-    if value is None and shortcut is not None and type(None) in shortcut[0]:
-        return None
-    return model_field.get_db_prep_save(value, connection)
+    naive = type(value) is datetime.datetime and value.tzinfo is None  # Django makes it aware
+    if shortcut is None or type(value) not in shortcut[0] or naive:
+        return model_field.get_db_prep_save(value, connection)
+    convert = shortcut[1]
+    return value if value is None or convert is None else convert(value)
 
 
 def _without_refs(value: Any) -> Any:

@@ -120,10 +120,6 @@ def _publish(wakeups: list[tuple[str, Event]]) -> None:
     import redis
 
     try:
-        if len(wakeups) == 1:
-            channel, event = wakeups[0]
-            _redis_client(url).publish(channel, str(event.pk))
-            return
         pipe = _redis_client(url).pipeline(transaction=False)
         for channel, event in wakeups:
             pipe.publish(channel, str(event.pk))

@@ -83,13 +83,12 @@ def enqueue_on_commit(task: Task, *args: Any) -> None:
     write batch, read when the task is sent."""
 
     def send() -> None:
-        nonlocal args
-        args = tuple(arg.value() if isinstance(arg, compiled.Ref) else arg for arg in args)
+        values = tuple(arg.value() if isinstance(arg, compiled.Ref) else arg for arg in args)
         if settings.CELERY_TASK_ALWAYS_EAGER:
-            _run_eagerly(task, args)
+            _run_eagerly(task, values)
         else:
             try:
-                task.apply_async(args=args)
+                task.apply_async(args=values)
             except BrokerUnavailable as exc:
                 # The change is committed: failing the request now would tell the client
                 # it was not. Bot turns and settlements are queued again by the deadline

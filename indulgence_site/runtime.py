@@ -13,15 +13,16 @@ as the process, so freezing them loses nothing. ``GC_FREEZE=false`` turns it off
 from __future__ import annotations
 
 import gc
-import os
 
 
 def settle_heap() -> None:
     """Import the URLconf (every view, serializer and template tag it reaches), then freeze
     every object alive now into the collector's permanent generation."""
-    if os.environ.get("GC_FREEZE", "").strip().lower() in {"0", "false", "no", "off"}:
-        return
+    from django.conf import settings
     from django.urls import get_resolver
+
+    if not settings.GC_FREEZE:
+        return
 
     get_resolver().url_patterns  # noqa: B018 (the import is the point)
     gc.collect()

@@ -67,6 +67,8 @@ if not SECRET_KEY:
     SECRET_KEY = _development_secret_key()
 
 DEBUG = env_bool("DEBUG", default=not PRODUCTION)
+# Web, stream and worker processes freeze their start-up heap (indulgence_site.runtime).
+GC_FREEZE = env_bool("GC_FREEZE", default=True)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
