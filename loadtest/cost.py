@@ -27,15 +27,9 @@ import subprocess
 import sys
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
-from loadtest.run import REDIS, manage, stack_env
-
-
-def _backend_cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from loadtest.run import REDIS, manage, process_cpu_seconds, stack_env
 
 
 def measure(
@@ -100,7 +94,7 @@ def measure(
                 continue
             action = rng.choice(rules.legal_actions(state, seat))
             headers = {"Idempotency-Key": uuid.uuid4().hex} if keys else {}
-            pg0, cpu0 = _backend_cpu_seconds(backend), time.process_time()
+            pg0, cpu0 = process_cpu_seconds(backend), time.process_time()
             if profiler is not None and profile == "move":
                 profiler.enable()
             answer = clients[seat].post(
@@ -112,7 +106,7 @@ def measure(
             if profiler is not None:
                 profiler.disable()
             cpu += time.process_time() - cpu0
-            pg += _backend_cpu_seconds(backend) - pg0
+            pg += process_cpu_seconds(backend) - pg0
             if answer.status_code != 200:
                 raise SystemExit(f"move refused: {answer.status_code} {answer.content[:300]!r}")
             state, version = rules.apply(state, seat, action), version + 1
@@ -120,7 +114,7 @@ def measure(
         per_round["move_cpu"].append(cpu * 1000 / moves)
         per_round["move_pg"].append(pg * 1000 / moves)
         # GETs of the current game's view.
-        pg0, cpu0 = _backend_cpu_seconds(backend), time.process_time()
+        pg0, cpu0 = process_cpu_seconds(backend), time.process_time()
         for _ in range(gets):
             if profiler is not None and profile == "get":
                 profiler.enable()
@@ -130,7 +124,7 @@ def measure(
             if answer.status_code != 200:
                 raise SystemExit(f"GET refused: {answer.status_code}")
         per_round["get_cpu"].append((time.process_time() - cpu0) * 1000 / gets)
-        per_round["get_pg"].append((_backend_cpu_seconds(backend) - pg0) * 1000 / gets)
+        per_round["get_pg"].append((process_cpu_seconds(backend) - pg0) * 1000 / gets)
     # The statements of one more GET and one more move (not timed: counting them costs).
     with CaptureQueriesContext(connection) as captured:
         clients[0].get(f"/api/v1/games/{game_id}/")

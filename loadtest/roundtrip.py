@@ -12,17 +12,12 @@ docs/performance.md ("Checked afterwards").
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
-from pathlib import Path
 
 import psycopg
 
-
-def _backend_cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from loadtest.run import process_cpu_seconds
 
 
 def _per_transaction(
@@ -31,7 +26,7 @@ def _per_transaction(
     """Microseconds per transaction: this process's CPU, the backend's CPU, wall time."""
     pid = conn.info.backend_pid
     cursor = conn.cursor()
-    cpu, backend, wall = time.process_time(), _backend_cpu_seconds(pid), time.perf_counter()
+    cpu, backend, wall = time.process_time(), process_cpu_seconds(pid), time.perf_counter()
     for _ in range(transactions):
         for _ in range(statements):
             cursor.execute("SELECT 1")
@@ -39,7 +34,7 @@ def _per_transaction(
         conn.commit()
     return (
         (time.process_time() - cpu) / transactions * 1e6,
-        (_backend_cpu_seconds(pid) - backend) / transactions * 1e6,
+        (process_cpu_seconds(pid) - backend) / transactions * 1e6,
         (time.perf_counter() - wall) / transactions * 1e6,
     )
 

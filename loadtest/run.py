@@ -291,6 +291,13 @@ def run_clients(kind: str, url: str, work: list[Any], seconds: float, processes:
 # --- CPU accounting (Linux /proc) ----------------------------------------------------------
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) one process has used so far (a PostgreSQL backend's,
+    for ``loadtest.cost`` and ``loadtest.roundtrip``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_by_group(groups: dict[str, int]) -> dict[str, float]:
     """CPU seconds used so far by each named process group (``pgid``), plus every
     ``postgres`` process (the server's backends) and the whole machine (busy time)."""
