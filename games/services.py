@@ -447,10 +447,13 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
         if game.version != expected_version:
             return False
         new_state = _apply(state, seat.number, action)
+        # Read before the batch: a read inside it would send its writes in two statements.
+        seats = selectors.seats_of_game(game, notifying=True)
         with compiled.batched():
             _step_record(
                 game,
                 new_state,
+                seats=seats,
                 seat=seat.number,
                 action=action,
                 actor_kind=ActorKind.BOT,
@@ -485,18 +488,23 @@ def hand_settle(*, game_id: int, hand_number: int) -> bool:
                 )
         except IntegrityError:
             return False  # already settled: the unique row is the claim
+        seats = selectors.seats_of_game(game, notifying=True)  # before the batch, as above
         with compiled.batched():
             _step_record(
-                game, new_state, seat=None, action={"type": "advance"}, actor_kind=ActorKind.SYSTEM
+                game,
+                new_state,
+                seats=seats,
+                seat=None,
+                action={"type": "advance"},
+                actor_kind=ActorKind.SYSTEM,
             )
     return True
 
 
-def _step_record(
-    game: Game, state: rules.State, *, seats: list[Seat] | None = None, **step: Any
-) -> Move:
+def _step_record(game: Game, state: rules.State, *, seats: list[Seat], **step: Any) -> Move:
     """Append a step (``_append_move``'s fields) to the move log, store the state it led
-    to, and announce it. Called under the game's lock, in the caller's write batch."""
+    to, and announce it. Called under the game's lock, in the caller's write batch, with
+    the game's seats read before it (``selectors.seats_of_game(game, notifying=True)``)."""
     move = _append_move(game, **step)
     _store_state(game, state)
     compiled.update(game, GAME_PLAY_FIELDS)
