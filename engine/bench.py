@@ -12,6 +12,10 @@ Prints the median over ``--runs`` rounds of:
   its default random number of tricks per hand (1..8) and with num_tricks_fixed=8 (the
   most 36 cards allow beside the trump card), and the ratios fast path / OpenSpiel.
 
+``--game eleusis`` measures New Eleusis instead: ERL judgements/s on a 300-card main line
+per library rule, and with ``--walks N`` the sanity check of every library rule
+(engine/eleusis/bench.py, docs/eleusis.md).
+
 Each round times every figure once (interleaved), so that a busy machine slows all of
 them alike and the ratios stay fair. ``--clock cpu`` times with the process's CPU time
 instead of the wall clock (steadier when other processes compete for the cores).
@@ -163,8 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
     parser.add_argument("--games", type=int, default=40, help="random games recorded for apply")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--game", choices=("indulgence", "eleusis"), default="indulgence")
+    parser.add_argument("--walks", type=int, default=0, help="eleusis: also time NE-22")
     args = parser.parse_args(argv)
     clock: Clock = time.perf_counter if args.clock == "wall" else time.process_time
+    if args.game == "eleusis":
+        return _eleusis(args.seconds, args.walks, args.clock, clock)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     print(
         f"engine.bench: Python {platform.python_version()}, {os.cpu_count()} CPUs (load {load}),"
@@ -219,6 +227,33 @@ def main(argv: list[str] | None = None) -> int:
             fast_name = f"fast path, random games {players_variant}"
             ratio = medians[fast_name] / medians[spiel_name]
             print(f"ratio {fast_name} / {spiel_name}: {ratio:.2f}")
+    return 0
+
+
+def _eleusis(seconds: float, walks: int, clock_name: str, clock: Clock) -> int:
+    """ERL judgements/s on a 300-card main line per library rule (engine/eleusis/bench.py)."""
+    from engine.eleusis import bench as eleusis_bench
+
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    print(
+        f"engine.bench eleusis: Python {platform.python_version()}, {os.cpu_count()} CPUs "
+        f"(load {load}), {seconds:g} s per figure, {clock_name} clock, 300-card main line"
+    )
+    print(f"{'rule':32} {'judge/s':>10} {'batch/s':>10} {'us/judge':>9} {'cost':>6} {'right':>6}")
+    for fig in eleusis_bench.library_figures(clock, seconds):
+        print(
+            f"{fig.name:32} {fig.judge_per_s:10,.0f} {fig.batch_per_s:10,.0f}"
+            f" {1e6 / fig.judge_per_s:9.2f} {fig.cost:6} {fig.right_share:6.0%}",
+            flush=True,
+        )
+    if walks:
+        print(f"NE-22 sanity check, {walks} walks x 100 cards:")
+        for s in eleusis_bench.sanity_figures(clock, walks):
+            print(
+                f"{s.name:32} {s.verdict:6} (listed {s.listed:4}) {s.mean_share:5.1%}"
+                f" exhausted at {s.exhausted_at!s:>4}  walks {s.walks:3}  {s.seconds:5.2f} s",
+                flush=True,
+            )
     return 0
 
 

@@ -7,6 +7,9 @@ a refused action raises :class:`IllegalAction` and changes nothing.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 JsonDict = dict[str, Any]
@@ -47,3 +50,60 @@ class Game(Protocol[StateT]):
     def is_over(self, state: StateT) -> bool: ...
 
     def result(self, state: StateT) -> JsonDict | None: ...
+
+
+# --- Many games (architecture.md): what engine/registry.py holds for each game key. Here,
+# not in the registry, so that a game package can describe itself without importing the
+# registry that imports it.
+
+Bot = Callable[[JsonDict, random.Random], JsonDict]
+"""A bot: ``fn(view, rng) -> action``, seeing only its seat's view."""
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    """A game's self-description (as OpenSpiel's GameType/GameInfo)."""
+
+    key: str
+    title: str
+    player_counts: tuple[int, ...]
+    variants: tuple[str, ...]  # the first is the default
+    rated_player_counts: tuple[int, ...]
+    bots: Mapping[str, Bot] = field(default_factory=dict)
+
+    @property
+    def default_variant(self) -> str:
+        return self.variants[0]
+
+
+class GameModule(Protocol):
+    """What :data:`GAMES` holds for every game key."""
+
+    @property
+    def META(self) -> GameMeta: ...
+
+    def new_game(
+        self, player_count: int, variant: str, seed: str, options: Mapping[str, Any] | None = None
+    ) -> Any: ...
+
+    def to_act(self, state: Any) -> int | None: ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[JsonDict]: ...
+
+    def apply(self, state: Any, seat: int, action: JsonDict) -> Any: ...
+
+    def advance(self, state: Any) -> Any: ...
+
+    def view(self, state: Any, seat: int | None) -> JsonDict: ...
+
+    def full_record(self, state: Any) -> JsonDict: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def result(self, state: Any) -> JsonDict | None: ...
+
+    def state_to_json(self, state: Any) -> JsonDict: ...
+
+    def state_from_json(self, data: JsonDict) -> Any: ...
+
+    def seed_commitment(self, seed: str) -> str: ...
