@@ -13,7 +13,9 @@ Authentication, the error shape and paging are the REST API's (settings.REST_FRA
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
@@ -33,6 +35,34 @@ from games.api.permissions import Authenticated, TokenScopes
 from games.api.schema import READ_CODES, WRITE_CODES, ApiAutoSchema, errors
 from games.errors import InvalidRequest, NotFound
 from games.models import DeliveryStatus, EmailStatus, NotificationKind
+
+WEBHOOK_URL_MAX = 500
+
+
+def webhook_url_problem(url: Any) -> str | None:
+    """Why ``url`` cannot be a webhook address, by its spelling alone (where it points is
+    games.webhooks' to judge), or None: a string of at most 500 characters, without
+    spaces or control characters, ``http``/``https``, a host, a port in 1-65535."""
+    must = "The webhook URL must be an http:// or https:// address"
+    if not isinstance(url, str):
+        return f"{must}, sent as a string."
+    if len(url) > WEBHOOK_URL_MAX:
+        return f"The webhook URL may be at most {WEBHOOK_URL_MAX} characters long."
+    if any(ch.isspace() or unicodedata.category(ch).startswith("C") for ch in url):
+        return f"{must}, without spaces or control characters."
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # ValueError: not a number, or out of 0-65535
+        host = parts.hostname
+        if host and ":" not in host:
+            host.encode("idna")  # UnicodeError: an empty or over-long label
+    except (ValueError, UnicodeError):
+        return f"{must} with a valid host and port."
+    if parts.scheme not in ("http", "https") or not host:
+        return f"{must}."
+    if port == 0:
+        return f"{must} with a valid host and port."
+    return None
 
 
 def _user(request: Request) -> User:
@@ -447,8 +477,12 @@ class WebhooksView(AccountView):
         kinds = data.get("kinds") or []
         if not isinstance(kinds, list):
             raise InvalidRequest("kinds must be a list of notification kinds.")
+        url = data.get("url")
+        problem = webhook_url_problem(url)
+        if problem:
+            raise InvalidRequest(problem)
         webhook = webhooks.webhook_create(
-            user=_user(request), url=str(data.get("url") or ""), kinds=[str(k) for k in kinds]
+            user=_user(request), url=str(url), kinds=[str(k) for k in kinds]
         )
         return Response(webhooks.webhook_json(webhook, with_secret=True), status=201)
 

@@ -18,7 +18,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import events, notifications, selectors, services
-from games.errors import Forbidden, InvalidRequest, NotFound, ServiceError, VersionConflict
+from games.errors import (
+    Forbidden,
+    GameNotFinished,
+    InvalidRequest,
+    NotFound,
+    ServiceError,
+    VersionConflict,
+)
 from games.models import (
     AuditAction,
     AuditEntry,
@@ -450,6 +457,34 @@ def dispute_notify(
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+def running_record_open(*, game: Game, user: User | AnonymousUser, via: str) -> Dispute:
+    """Let staff read the full record (every hand, the seed) of a game still being played:
+    only inside an active dispute case on it, never at a game they sit at, and each read
+    in the audit log (issue 26). Anyone else waits for the game to end."""
+    if not (user.is_authenticated and getattr(user, "is_staff", False)):
+        raise GameNotFinished("The full record is published when the game has finished.")
+    assert isinstance(user, User)
+    if game.seats.filter(player__user=user).exists():
+        raise Forbidden(
+            "You sit at this game: its full record stays closed to you until it has finished."
+        )
+    dispute = game.disputes.filter(status__in=ACTIVE).order_by("created_at", "pk").first()
+    if dispute is None:
+        raise GameNotFinished(
+            "The full record of a game still being played is open to staff only inside a "
+            "dispute case on it; this game has no open dispute."
+        )
+    _audit(
+        game=game,
+        dispute=dispute,
+        actor=user,
+        action=AuditAction.RECORD_READ,
+        reason=f"Full record read ({via}) while the game is {game.status}.",
+        details={"version": game.version, "via": via},
+    )
+    return dispute
 
 
 def _require_staff(user: User | AnonymousUser) -> None:

@@ -101,7 +101,9 @@ def event_data(event: Event, *, seat: int | None = None) -> dict[str, Any]:
 
 
 @cache
-def _redis_client(url: str) -> Any:
+def redis_client(url: str) -> Any:
+    """This process's client for short commands (publish, stream slots); it reconnects by
+    itself after Redis comes back."""
     import redis
 
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
@@ -120,7 +122,7 @@ def _publish(wakeups: list[tuple[str, Event]]) -> None:
     import redis
 
     try:
-        pipe = _redis_client(url).pipeline(transaction=False)
+        pipe = redis_client(url).pipeline(transaction=False)
         for channel, event in wakeups:
             pipe.publish(channel, str(event.pk))
         pipe.execute()

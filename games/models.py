@@ -65,10 +65,14 @@ class Game(models.Model):
     variant = models.CharField(max_length=8, choices=Variant.choices, default=Variant.BASIC)
     player_count = models.PositiveSmallIntegerField()
     rated = models.BooleanField(default=True)
+    # A game dealt from a seed its creator chose: the creator can compute every deal, so
+    # no other person may join or be invited (docs/reliability.md, "Chosen seeds").
+    sandbox = models.BooleanField(default=False)
     status = models.CharField(
         max_length=12, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
     )
-    # Secret until the game ends (rated games); its sha256 is public from creation.
+    # Secret until the game ends (rated games); its sha256 is public from creation. Drawn
+    # by the server (256 random bits) unless the game is a sandbox.
     seed = models.CharField(max_length=128)
     seed_commitment = models.CharField(max_length=64)
     # Bumps on every state change; clients send it back to detect stale commands.
@@ -418,6 +422,7 @@ class AuditAction(models.TextChoices):
     GAME_VOID = "game_void", "Game voided"
     GAME_REWIND = "game_rewind", "Game rewound"
     FLORINS_ADJUST = "florins_adjust", "Florins adjusted"
+    RECORD_READ = "record_read", "Full record of a running game read"
 
 
 class AuditEntry(AppendOnlyModel):

@@ -78,9 +78,16 @@ def _seat_number_of(seats: list[Seat], user: AnyUser) -> int | None:
     if not user.is_authenticated:
         return None
     for seat in seats:
-        if seat.player.user_id == user.pk:
+        if seat.player.user_id == user.pk and not is_bot_account_seat(seat):
             return seat.number
     return None
+
+
+def is_bot_account_seat(seat: Seat) -> bool:
+    """A seat a built-in bot plays under its own account: no caller's seat, whoever holds
+    that account's session or token (issue 26, item 1). A person's seat handed to a bot
+    after timeouts stays theirs to watch."""
+    return bool(seat.bot_kind and seat.player.bot_kind)
 
 
 def game_view(
@@ -110,6 +117,7 @@ def game_view(
             "variant": game.variant,
             "player_count": game.player_count,
             "rated": game.rated,
+            "sandbox": game.sandbox,
             "version": game.version,
             "my_seat": my_seat,
             "seed_commitment": game.seed_commitment,
@@ -221,16 +229,14 @@ def game_list(*, user: AnyUser, status: str | None = None, mine: bool = False) -
 def game_summary(*, game: Game, user: AnyUser) -> dict[str, Any]:
     """A lobby line: who sits where and whose turn it is, without any cards."""
     seats = sorted(game.seats.all(), key=lambda s: s.number)
-    my_seat = next(
-        (s.number for s in seats if user.is_authenticated and s.player.user_id == user.pk),
-        None,
-    )
+    my_seat = _seat_number_of(seats, user)
     return {
         "id": game.pk,
         "status": game.status,
         "variant": game.variant,
         "player_count": game.player_count,
         "rated": game.rated,
+        "sandbox": game.sandbox,
         "version": game.version,
         "seats": [
             {"seat": s.number, "username": s.player.user.get_username(), "is_bot": s.player.is_bot}
@@ -291,10 +297,15 @@ def game_state(game: Game) -> rules.State:
     return rules.state_from_json(game.snapshot, earlier=earlier)
 
 
-def game_export(*, game: Game, user: AnyUser) -> dict[str, Any]:
-    """api.md "The full record": finished (or void) games, or any game for staff."""
-    is_staff = bool(getattr(user, "is_staff", False))
-    if game.status not in (GameStatus.FINISHED, GameStatus.VOID) and not is_staff:
+def record_published(game: Game) -> bool:
+    """Whether the game's full record is public: it has finished (or is void)."""
+    return game.status in (GameStatus.FINISHED, GameStatus.VOID)
+
+
+def game_export(*, game: Game, opened_for_case: bool = False) -> dict[str, Any]:
+    """api.md "The full record": of a finished (or void) game; of a running one only when
+    ``disputes.running_record_open`` let staff in (``opened_for_case``)."""
+    if not (record_published(game) or opened_for_case):
         raise GameNotFinished("The full record is published when the game has finished.")
     if game.snapshot is None:
         raise GameNotFinished("This game has not started: there is no record yet.")

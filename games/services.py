@@ -15,6 +15,8 @@ import hmac
 import json
 import random
 import secrets
+import time
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -24,7 +26,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet, Subquery
+from django.db.models import Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -98,8 +100,10 @@ def player_ensure(*, user: User, is_bot: bool = False, bot_kind: str = "") -> Pl
 
 
 def bot_player(*, kind: str) -> Player:
-    """The shared account a built-in bot plays under (``bot-<kind>``)."""
-    user, _ = get_user_model().objects.get_or_create(username=f"bot-{kind}")
+    """The shared account a built-in bot plays under (``bot-<kind>``). The accounts exist
+    from migration 0011, and no one can sign up under a ``bot-`` name (username_reserved);
+    this creates one only for a kind added since."""
+    user, _ = get_user_model().objects.get_or_create(username=f"{BOT_NAME_PREFIX}{kind}")
     if user.has_usable_password():
         user.set_unusable_password()
         user.save(update_fields=["password"])
@@ -107,6 +111,16 @@ def bot_player(*, kind: str) -> Player:
 
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+BOT_NAME_PREFIX = "bot-"
+
+
+def username_reserved(username: str) -> bool:
+    """True for names only the server's built-in bots may hold: every ``bot-`` name, read
+    as the log-in reads it (NFKC, any case, with invisible format characters dropped), so
+    ``BOT-Random`` and ``ｂｏｔ-random`` are reserved too."""
+    folded = unicodedata.normalize("NFKC", username).casefold().strip()
+    visible = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    return visible.startswith(BOT_NAME_PREFIX)
 
 
 def account_signup(*, username: str, password: str, language: str = "en") -> User:
@@ -117,6 +131,10 @@ def account_signup(*, username: str, password: str, language: str = "en") -> Use
     if language not in LANGUAGE_CODES:
         raise InvalidRequest(
             _("language must be one of %(codes)s.") % {"codes": ", ".join(sorted(LANGUAGE_CODES))}
+        )
+    if username_reserved(username):
+        raise InvalidRequest(
+            _("Names beginning with “bot-” belong to the site's built-in bots; choose another.")
         )
     users = get_user_model()
     with transaction.atomic():
@@ -195,6 +213,14 @@ def game_create(
         if not 1 <= len(seed) <= 128:
             raise InvalidRequest(_("seed must be 1 to 128 characters long."))
     bot_seats = _validate_bot_seats(bots, player_count)
+    if seed is not None and (invite or len(bot_seats) != player_count - 1):
+        # Whoever chose the seed can compute every deal: no other person may sit here.
+        raise InvalidRequest(
+            _(
+                "A game with a chosen seed is a sandbox for you and the built-in bots: "
+                "give every other seat a bot (bots) and invite no one."
+            )
+        )
     invitees = _validate_invitees(invite, creator, player_count - 1 - len(bot_seats))
 
     with transaction.atomic():
@@ -202,7 +228,8 @@ def game_create(
             variant=variant,
             player_count=player_count,
             rated=rated,
-            seed=seed if seed is not None else secrets.token_hex(16),
+            sandbox=seed is not None,
+            seed=seed if seed is not None else server_seed(),
             turn_timeout_seconds=turn_timeout_seconds,
             created_by=creator,
             version=1,
@@ -220,6 +247,12 @@ def game_create(
         if len(bot_seats) == player_count - 1:
             _game_start(game)
     return game
+
+
+def server_seed() -> str:
+    """A seed drawn by the server: 256 random bits (64 hex characters), so its public
+    commitment (sha256) cannot be searched for the seed."""
+    return secrets.token_hex(32)
 
 
 def _validate_invitees(usernames: Sequence[str], creator: User, free_seats: int) -> list[User]:
@@ -284,6 +317,13 @@ def game_join(*, game_id: int, user: User) -> Game:
         seats = list(game.seats.select_related("player__user"))
         if any(seat.player.user_id == user.pk for seat in seats):
             raise AlreadySeated(_("You already have a seat at this game."))
+        if game.sandbox:
+            raise Forbidden(
+                _(
+                    "This game is a sandbox: its creator chose the seed and can compute "
+                    "every deal, so only the creator and built-in bots play in it."
+                )
+            )
         if game.status != GameStatus.OPEN:
             if len(seats) >= game.player_count:
                 raise GameFull(_("Every seat at this game is taken."))
@@ -441,7 +481,9 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
     # answer is applied below only if the game has not moved meanwhile.
     view = rules.view(state, seat.number)
     rng = random.Random(_derive_int(game.seed, f"bot:{game.move_count}"))
+    started = time.monotonic()
     action = bots.choose(seat.bot_kind, view, rng)
+    _think_at_least(seat.bot_kind, started)
     with transaction.atomic():
         game = _lock_game(game_id)  # Locked: the version check and the append are one step.
         if game.version != expected_version:
@@ -461,6 +503,15 @@ def bot_turn_play(*, game_id: int, expected_version: int) -> bool:
                 bot_version=bots.version(seat.bot_kind),
             )
     return True
+
+
+def _think_at_least(kind: str, started: float) -> None:
+    """Wait out the kind's least thinking time (settings.BOT_MIN_THINK_SECONDS), so a move
+    the bot found at once (a single legal card) is not told apart by its timestamp."""
+    floor = float(settings.BOT_MIN_THINK_SECONDS.get(kind, 0.0))
+    left = floor - (time.monotonic() - started)
+    if left > 0:
+        time.sleep(left)
 
 
 def hand_settle(*, game_id: int, hand_number: int) -> bool:
@@ -616,7 +667,8 @@ def dispute_create(*, game_id: int, user: User, reason: str) -> Dispute:
         )
     with transaction.atomic():
         game = _lock_game(game_id)  # Locked so the status read is the one we act on.
-        if not game.seats.filter(player__user=user).exists():
+        people = Q(bot_kind="") | Q(player__bot_kind="")  # not a bot account's seat
+        if not game.seats.filter(people, player__user=user).exists():
             raise NotSeated(_("Only players seated at this game can dispute it."))
         if game.status == GameStatus.FINISHED:
             assert game.finished_at is not None
@@ -736,7 +788,11 @@ def _human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> S
         seat = next((s for s in seats if s.player.user_id == user.pk), None)
     if seat is None:
         raise NotSeated(_("You are not seated at this game."))
-    if seat.bot_kind and not seat.player.is_bot:
+    if seat.bot_kind:
+        # A built-in bot plays this seat: its own account's seat, or one handed to a bot
+        # after repeated timeouts. Only the server moves for it (issue 26, item 1).
+        if selectors.is_bot_account_seat(seat):
+            raise NotSeated(_("You are not seated at this game."))
         raise Forbidden(
             _("Your seat is played by the %(bot)s bot for the rest of this game.")
             % {"bot": seat.bot_kind}

@@ -34,6 +34,33 @@ RETRY_POLICY: dict[str, Any] = {
 }
 
 
+# Tasks that talk to the outside world (receivers, mail servers) wait in their own queue,
+# consumed by their own worker in production (compose.yaml "notify-worker"), so that a
+# slow receiver never delays a bot turn or a settlement.
+NOTIFY_TASKS = frozenset(
+    {"games.webhook_deliver", "games.notification_email", "games.password_reset_email"}
+)
+
+
+def notify_queue() -> str:
+    """The queue of NOTIFY_TASKS: CELERY_NOTIFY_QUEUE, by default the default queue's name
+    followed by ``-notify`` (read when a task is sent, so a test that moves the default
+    queue moves this one too)."""
+    from celery import current_app
+
+    return settings.TASK_NOTIFY_QUEUE or f"{current_app.conf.task_default_queue}-notify"
+
+
+def route_task(
+    name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **_: Any
+) -> dict[str, str] | None:
+    """Celery's ``task_routes`` (settings): NOTIFY_TASKS to :func:`notify_queue`, the
+    rest to the default queue."""
+    if name in NOTIFY_TASKS:
+        return {"queue": notify_queue()}
+    return None
+
+
 @shared_task(name="games.bot_turn", bind=True, **RETRY_POLICY)
 def bot_turn(self: Task, game_id: int, expected_version: int) -> bool:
     """Play the bot's move if the game is still at ``expected_version`` (else no-op)."""
@@ -162,3 +189,18 @@ def webhook_deliver(delivery_id: int) -> str | None:
         countdown = max((delivery.next_attempt_at - timezone.now()).total_seconds(), 0)
         webhook_deliver.apply_async(args=(delivery_id,), countdown=countdown)
     return status
+
+
+@shared_task(
+    name="games.password_reset_email",
+    **{**RETRY_POLICY, "autoretry_for": (OperationalError, OSError)},  # SMTP errors too
+)
+def password_reset_email(
+    user_id: int, email: str, domain: str, site_name: str, use_https: bool
+) -> bool:
+    """Send a password-reset email (queued by the reset form, games.mail_limits)."""
+    from games import mail_limits
+
+    return mail_limits.password_reset_send(
+        user_id=user_id, email=email, domain=domain, site_name=site_name, use_https=use_https
+    )

@@ -14,18 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import secrets
-import socket
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlparse
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -33,6 +28,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games import webhook_net
 from games.errors import InvalidRequest, NotFound
 from games.models import DeliveryStatus, NotificationKind, Webhook, WebhookDelivery
 
@@ -113,25 +109,12 @@ def webhook_get(*, user: User, webhook_id: int) -> Webhook:
 
 
 def _check_url(url: str) -> None:
-    parsed = urlparse(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise InvalidRequest("The webhook URL must be an http:// or https:// address.")
     if len(url) > 500:
         raise InvalidRequest("The webhook URL may be at most 500 characters long.")
-    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES and _is_private(parsed.hostname):
-        raise InvalidRequest("The webhook URL must point to a public address.")
-
-
-def _is_private(host: str) -> bool:
     try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError:
-        return True  # unresolvable: refuse rather than guess
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]))
-        if not address.is_global:
-            return True
-    return False
+        webhook_net.check_url(url, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
+    except webhook_net.Refused as exc:
+        raise InvalidRequest(str(exc)) from exc
 
 
 # --- delivering ---------------------------------------------------------------------------
@@ -207,34 +190,21 @@ def delivery_attempt(*, delivery_id: int) -> str | None:
 
 
 def _post(delivery: WebhookDelivery) -> tuple[int | None, str]:
+    """One attempt (games.webhook_net: the addresses checked and pinned, no redirects, one
+    deadline, a size cap)."""
     webhook = delivery.webhook
     body = delivery.body.encode()
     timestamp = str(int(time.time()))
-    request = urllib.request.Request(  # noqa: S310 (the scheme is checked: http or https)
-        webhook.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "IndulgenceOnline-Webhooks/1",
-            "X-Indulgence-Delivery": str(delivery.pk),
-            "X-Indulgence-Event": delivery.kind,
-            TIMESTAMP_HEADER: timestamp,
-            SIGNATURE_HEADER: signature(webhook.secret, timestamp, body),
-        },
-    )
-    parsed = urlparse(webhook.url)
-    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES and _is_private(parsed.hostname or ""):
-        return None, "refused: the URL resolves to a private address"
-    try:
-        with urllib.request.urlopen(  # noqa: S310
-            request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS
-        ) as response:
-            return int(response.status), ""
-    except urllib.error.HTTPError as exc:
-        return int(exc.code), f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError) as exc:
-        return None, str(exc)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "IndulgenceOnline-Webhooks/1",
+        "X-Indulgence-Delivery": str(delivery.pk),
+        "X-Indulgence-Event": delivery.kind,
+        TIMESTAMP_HEADER: timestamp,
+        SIGNATURE_HEADER: signature(webhook.secret, timestamp, body),
+        "Connection": "close",
+    }
+    return webhook_net.post(webhook.url, body, headers)
 
 
 def deliveries_due(*, now: datetime | None = None, limit: int = 200) -> list[int]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -71,6 +72,8 @@ DEBUG = env_bool("DEBUG", default=not PRODUCTION)
 GC_FREEZE = env_bool("GC_FREEZE", default=True)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Reverse proxies whose X-Forwarded-For is believed (games/client_address.py); empty: none.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
@@ -85,11 +88,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
+    "csp",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below, on every response
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -147,6 +152,9 @@ if _db["ENGINE"] == "django.db.backends.postgresql":
             "min_size": 1,
             "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
         }
+        # Django then has the pool test a connection as it leaves the pool and replace it
+        # if dead (a PostgreSQL restart kills every idle one): the request gets a live one.
+        _db["CONN_HEALTH_CHECKS"] = True
     else:
         _db["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "60"))
         _db["CONN_HEALTH_CHECKS"] = True
@@ -162,13 +170,22 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis, cache, Celery -------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 
-if REDIS_URL:
-    CACHES = {
+
+def redis_caches(url: str) -> dict[str, Any]:
+    """The cache configuration with Redis (also used by the Redis fault test, so that it
+    runs with exactly this). Timeouts: an unreachable Redis fails fast, and the throttles
+    and rate limits then let requests through (games/api/throttles.py)."""
+    return {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
+
+
+if REDIS_URL:
+    CACHES = redis_caches(REDIS_URL)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -190,6 +207,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))
 }
 CELERY_TIMEZONE = "UTC"
+# Each worker writes a heartbeat into Redis this often; /healthz reads its age and counts a
+# worker silent for three intervals as gone (indulgence_site.health).
+WORKER_HEARTBEAT_SECONDS = float(os.environ.get("WORKER_HEARTBEAT_SECONDS", "10"))
 
 # --- Auth, i18n, static ---------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -197,6 +217,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Checks nothing: a changed password revokes the account's API tokens.
+    {"NAME": "games.password_tokens.RevokeTokensOnPasswordChange"},
 ]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
@@ -293,6 +315,10 @@ SPECTACULAR_SETTINGS = {
 # The built-in bot that moves for a player whose time ran out (and takes the seat over
 # after AUTOPILOT_HANDOVER_AFTER autopilot moves in a row).
 AUTOPILOT_BOT = os.environ.get("AUTOPILOT_BOT", "heuristic")
+# The least time a searching bot takes over a move, in seconds. ISMCTS usually thinks about
+# half a second to a second; without a floor it answered at once when it held a single
+# legal card, and the public move times told everyone so (issue 26).
+BOT_MIN_THINK_SECONDS = {"ismcts": float(os.environ.get("BOT_MIN_THINK_ISMCTS", "0.5"))}
 AUTOPILOT_HANDOVER_AFTER = 3
 TURN_REMINDER_FRACTION = 0.8  # the reminder goes out at 80% of the time allowed
 # Celery beat runs games.deadlines_sweep this often (without beat: manage.py sweep_deadlines).
@@ -309,6 +335,19 @@ EMAIL_REQUEUE_SECONDS = float(os.environ.get("EMAIL_REQUEUE_SECONDS", "60"))
 EMAIL_CLAIM_STALE_SECONDS = float(os.environ.get("EMAIL_CLAIM_STALE_SECONDS", "600"))
 # Separate queues let several stacks (or test sessions) share one Redis database.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+# Webhook deliveries and emails wait in their own queue (games.tasks.route_task), so that
+# bot turns and settlements never wait behind a slow receiver or mail server; compose.yaml
+# gives it its own worker. A worker started without -Q consumes both queues.
+# Empty: the default queue's name + "-notify" (games.tasks.notify_queue).
+TASK_NOTIFY_QUEUE = os.environ.get("CELERY_NOTIFY_QUEUE", "").strip()
+CELERY_TASK_ROUTES = ("games.tasks.route_task",)
+CELERY_TASK_QUEUES = {
+    name: {"exchange": name, "routing_key": name}
+    for name in (
+        CELERY_TASK_DEFAULT_QUEUE,
+        TASK_NOTIFY_QUEUE or f"{CELERY_TASK_DEFAULT_QUEUE}-notify",
+    )
+}
 CELERY_BEAT_SCHEDULE = {
     "deadlines-sweep": {"task": "games.deadlines_sweep", "schedule": DEADLINE_SWEEP_SECONDS},
 }
@@ -319,8 +358,22 @@ WEB_RATE_LIMITS = {
         "act": "120/min",
         "create": "20/min",
         "login": "10/min",
+        "login_address": "30/min",
         "signup": "10/hour",
         "profile": "30/min",
+    }.items()
+}
+# What makes the server email someone (games.mail_limits): challenges, disputes, password
+# resets, per account and per client address; "N/sec|min|hour|day", or "" for no limit.
+MAIL_RATE_LIMITS = {
+    name: os.environ.get(f"MAIL_RATE_{name.upper()}", default)
+    for name, default in {
+        "challenge_account": "20/hour",
+        "challenge_address": "60/hour",
+        "dispute_account": "5/hour",
+        "dispute_address": "20/hour",
+        "password_reset_account": "3/hour",
+        "password_reset_address": "10/hour",
     }.items()
 }
 # Server-Sent Events (games.streams).
@@ -330,6 +383,9 @@ STREAM_MAX_SECONDS = float(os.environ.get("STREAM_MAX_SECONDS", "300"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.5"))  # without Redis
 STREAM_FALLBACK_POLL_SECONDS = float(os.environ.get("STREAM_FALLBACK_POLL_SECONDS", "5"))
 STREAM_RETRY_MILLISECONDS = int(os.environ.get("STREAM_RETRY_MILLISECONDS", "2000"))
+# Open streams at once per client address and per account (games.stream_slots); 0: no limit.
+STREAM_MAX_PER_ADDRESS = int(os.environ.get("STREAM_MAX_PER_ADDRESS", "20"))
+STREAM_MAX_PER_ACCOUNT = int(os.environ.get("STREAM_MAX_PER_ACCOUNT", "10"))
 # Webhooks (games.webhooks): retry n waits base * 2**(n-1) seconds.
 WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "10"))
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
@@ -337,9 +393,38 @@ WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "5"))
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool(
     "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=not PRODUCTION
 )
+# Ports a webhook URL may use (games.webhook_net); empty: any (the development default).
+WEBHOOK_ALLOWED_PORTS = [
+    int(port) for port in env_list("WEBHOOK_ALLOWED_PORTS", "80,443" if PRODUCTION else "")
+]
+# At most this much of a receiver's answer is read (only its status line matters).
+WEBHOOK_MAX_RESPONSE_BYTES = int(os.environ.get("WEBHOOK_MAX_RESPONSE_BYTES", "65536"))
+
+# --- Content-Security-Policy (django-csp) ------------------------------------------------
+# Every page loads its scripts and styles from /static/ only: no inline script, style or
+# event handler, and htmx runs without eval (base.html's htmx-config: allowEval false,
+# includeIndicatorStyles false). A page that needs an inline block (the API's Swagger page)
+# marks it with request.csp_nonce, which adds that one nonce to the header.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", NONCE],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Security in production -----------------------------------------------------------
 if PRODUCTION:
+    # Browsers keep to HTTPS for this long once they saw the site over HTTPS (sent only on
+    # HTTPS responses). 0 turns it off; start low when first moving a site to HTTPS.
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -8,8 +8,22 @@ from typing import Any
 
 from django.db import connection, transaction
 
+import engine.indulgence as rules
 from games import selectors, services
 from games.models import Game, GameStatus
+
+
+def game_with_seed(*, creator: Any, seed: str, **options: Any) -> Game:
+    """An open game other people may join, dealt from ``seed``: a test's fixed deal.
+
+    Through the services a chosen seed makes a sandbox that nobody else may join (issue
+    26); a test that seats several people at known cards creates the game as the server
+    does (with a drawn seed) and sets the seed it needs before the deal."""
+    game = services.game_create(creator=creator, **options)
+    assert game.status == GameStatus.OPEN, "a game dealt at creation has its seed already"
+    Game.objects.filter(pk=game.pk).update(seed=seed, seed_commitment=rules.seed_commitment(seed))
+    game.refresh_from_db()
+    return game
 
 
 def snapshot_mismatches() -> list[str]:

@@ -37,7 +37,7 @@ def queue_drop() -> None:
     """Remove this session's queue (and its unacknowledged leftovers) from Redis db 15."""
     client = redis.Redis.from_url(settings.TEST_REDIS_URL)
     assert client.connection_pool.connection_kwargs.get("db") == 15, "tests use Redis db 15 only"
-    client.delete(QUEUE)
+    client.delete(QUEUE, f"{QUEUE}-notify")  # webhooks and emails: games.tasks.notify_queue
     client.close()
 
 

@@ -58,6 +58,7 @@ GAME_VIEW: dict[str, Any] = {
     "variant": "basic",
     "player_count": 4,
     "rated": True,
+    "sandbox": False,
     "version": 14,
     "my_seat": 2,
     "seed_commitment": "fcd3fcf3893605287a54c62e3923958dc854f3bad53754cff331cfd69510ecf5",
@@ -117,6 +118,7 @@ GAME_SUMMARY: dict[str, Any] = {
     "variant": "basic",
     "player_count": 4,
     "rated": True,
+    "sandbox": False,
     "version": 14,
     "seats": [
         {"seat": n, "username": name, "is_bot": False}
@@ -153,8 +155,13 @@ CREATE_EXAMPLES = [
         request_only=True,
     ),
     OpenApiExample(
-        "Unrated test game with a fixed seed",
-        value={"player_count": 3, "rated": False, "seed": "my-test-seed"},
+        "Sandbox: a fixed seed against built-in bots",
+        value={
+            "player_count": 3,
+            "rated": False,
+            "seed": "my-test-seed",
+            "bots": [{"seat": 1, "bot": "random"}, {"seat": 2, "bot": "heuristic"}],
+        },
         request_only=True,
     ),
 ]
@@ -244,6 +251,7 @@ _GAME_LIST: Any = {
             "variant": "basic",
             "player_count": 3,
             "rated": False,
+            "sandbox": False,
             "version": 229,
             "seats": [
                 {"seat": 0, "username": "anna", "is_bot": False},
@@ -364,6 +372,7 @@ _JOINED_VIEW: Any = {
     "variant": "basic",
     "player_count": 3,
     "rated": False,
+    "sandbox": False,
     "version": 2,
     "my_seat": 1,
     "seed_commitment": "bb7d0cf1ee44aca0bcc0f739b77b935f13aec2fd537f5c29dedd883dd429ba83",

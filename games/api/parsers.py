@@ -4,6 +4,11 @@ The largest real request (an action, a dispute's reason) is a few kilobytes; a b
 the limit is refused with 413 ``payload_too_large`` before it is read in full: by its
 ``Content-Length`` in :meth:`games.api.views.ApiView.initial`, and here while reading
 for bodies sent without one (chunked).
+
+Nesting is limited too: a body nested deeper than ``MAX_JSON_DEPTH`` (arrays and objects
+within each other) is a 400 ``malformed_json``, like one so deep that the parser itself
+gives up (``RecursionError``, about 1,000 levels: 64 KiB of ``[`` is 65,536). The real
+requests are three or four levels deep.
 """
 
 from __future__ import annotations
@@ -12,11 +17,13 @@ import io
 from typing import IO, Any
 
 from django.conf import settings
+from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from games.api.exceptions import PayloadTooLarge
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
+MAX_JSON_DEPTH = 32
 
 
 def max_body_bytes() -> int:
@@ -49,4 +56,30 @@ class LimitedJSONParser(JSONParser):
         data = stream.read(limit + 1)
         if len(data) > limit:
             raise too_large()
-        return super().parse(io.BytesIO(data), media_type, parser_context)
+        try:
+            parsed = super().parse(io.BytesIO(data), media_type, parser_context)
+        except RecursionError:
+            raise too_deep() from None
+        if json_depth(parsed) > MAX_JSON_DEPTH:
+            raise too_deep()
+        return parsed
+
+
+def too_deep() -> ParseError:
+    return ParseError(
+        f"JSON parse error - arrays and objects nested more than {MAX_JSON_DEPTH} deep."
+    )
+
+
+def json_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (a scalar: 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in item)
+    return deepest

@@ -47,6 +47,10 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
         "This Idempotency-Key was already used for a different request.",
     ),
     "throttled": (429, "Too many requests: try again in 12 seconds."),
+    "too_many_streams": (
+        429,
+        "Too many open streams for this address (at most 20): close one, or retry in 10 seconds.",
+    ),
     "server_error": (500, "Something went wrong on our side; the error has been logged."),
 }
 
@@ -177,11 +181,13 @@ STREAM_ERRORS: dict[str, str] = {
     "not_authenticated": "The bearer token is unknown or has been revoked.",
     "insufficient_scope": "This token lacks the 'read' scope needed for streams.",
     "not_found": "There is no game 12345.",
+    "too_many_streams": ERROR_CODES["too_many_streams"][1],
 }
 
 
 def _stream_errors(*codes: str) -> dict[str, Any]:
-    """Error responses of a stream, as OpenAPI objects (the streams are not throttled)."""
+    """Error responses of a stream, as OpenAPI objects (the streams are not throttled, but
+    the streams open at once are limited: ``too_many_streams``)."""
     by_status: dict[str, list[str]] = {}
     for code in codes:
         by_status.setdefault(str(ERROR_CODES[code][0]), []).append(code)
@@ -282,7 +288,13 @@ def add_stream_paths(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 "Treat an event as 'the game changed' and fetch the game for the full view."
             ),
             anonymous=True,
-            codes=("invalid_request", "not_authenticated", "insufficient_scope", "not_found"),
+            codes=(
+                "invalid_request",
+                "not_authenticated",
+                "insufficient_scope",
+                "not_found",
+                "too_many_streams",
+            ),
         )
     }
     paths["/api/v1/stream"] = {
@@ -297,7 +309,12 @@ def add_stream_paths(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 "needs the `read` scope."
             ),
             anonymous=False,
-            codes=("invalid_request", "not_authenticated", "insufficient_scope"),
+            codes=(
+                "invalid_request",
+                "not_authenticated",
+                "insufficient_scope",
+                "too_many_streams",
+            ),
         )
     }
     result["paths"] = dict(sorted(paths.items()))

@@ -59,7 +59,8 @@ class GameCreateRequest(serializers.Serializer[dict[str, Any]]):
         required=False,
         allow_null=True,
         max_length=128,
-        help_text="Unrated games only: a chosen seed makes the deals reproducible.",
+        help_text="Unrated games only: a chosen seed makes the deals reproducible and the "
+        "game a sandbox (every other seat a bot; nobody may join or be invited).",
     )
     invite = serializers.ListField(
         child=serializers.CharField(max_length=150),
@@ -263,6 +264,10 @@ class GameViewResponse(serializers.Serializer[dict[str, Any]]):
     variant = serializers.ChoiceField(choices=Variant.choices)
     player_count = serializers.IntegerField()
     rated = serializers.BooleanField()
+    sandbox = serializers.BooleanField(
+        help_text="A game dealt from a seed its creator chose: only the creator and "
+        "built-in bots play in it (nobody else may join or be invited)."
+    )
     version = serializers.IntegerField(help_text="Bumps on every state change.")
     my_seat = serializers.IntegerField(allow_null=True, help_text="null: you are a spectator.")
     seed_commitment = serializers.CharField(help_text="sha256 hex of the secret seed.")
@@ -315,6 +320,10 @@ class GameSummaryResponse(serializers.Serializer[dict[str, Any]]):
     variant = serializers.ChoiceField(choices=Variant.choices)
     player_count = serializers.IntegerField()
     rated = serializers.BooleanField()
+    sandbox = serializers.BooleanField(
+        help_text="A game dealt from a seed its creator chose: only the creator and "
+        "built-in bots play in it (nobody else may join or be invited)."
+    )
     version = serializers.IntegerField()
     seats = SummarySeatShape(many=True)
     open_seats = serializers.IntegerField()

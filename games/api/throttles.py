@@ -1,10 +1,11 @@
 """Request rates (DRF scoped throttling); 429 ``throttled`` with ``Retry-After`` seconds.
 
 Rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` under the scopes ``anon``
-(per IP address), ``user`` (per account, every request) and ``actions`` (per account,
-``POST .../actions`` only). They are read on every request, so changing the settings
-(or ``override_settings`` in a test) takes effect at once; a missing scope means
-unthrottled.
+(per client address: :func:`games.client_address.client_address`, which believes
+``X-Forwarded-For`` only from ``TRUSTED_PROXIES``), ``user`` (per account, every request)
+and ``actions`` (per account, ``POST .../actions`` only). They are read on every request,
+so changing the settings (or ``override_settings`` in a test) takes effect at once; a
+missing scope means unthrottled.
 
 Counting: a sliding window estimated from two fixed-window counters (the current
 window's count plus the previous window's, weighted by how much of it still overlaps),
@@ -12,20 +13,30 @@ kept in the cache with an atomic increment. DRF's default keeps a list of every 
 time and rewrites it on each request (two cache round trips and a list as long as the
 rate, and concurrent requests can overwrite each other's entries); here one Redis round
 trip counts a request, and concurrent requests never lose a count.
+
+Fail open: when the cache (Redis) cannot be reached, requests are let through and a
+warning is logged (at most once every ``_WARN_EVERY`` seconds per process), never a 500.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 import weakref
 from typing import Any
 
+import redis
 from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
 from django.core.cache import cache as default_cache
 from django.core.cache.backends.redis import RedisCache
 from rest_framework import throttling
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
+
+from games.client_address import client_address
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_RATES = {"anon": "60/min", "user": "1200/min", "actions": "600/min"}
 
@@ -56,10 +67,31 @@ class _SettingsRate(throttling.SimpleRateThrottle):
         return float(max(1, math.ceil(self._wait)))
 
 
+# What a cache that cannot be reached raises: redis-py's errors (Django's RedisCache lets
+# them through) and socket errors from other backends.
+CACHE_DOWN = (redis.RedisError, OSError)
+_WARN_EVERY = 10.0
+_last_warning = 0.0
+
+
+def cache_down_warning(what: str, exc: BaseException) -> None:
+    """Log that counting failed open, at most once every ``_WARN_EVERY`` seconds."""
+    global _last_warning
+    now = time.monotonic()
+    if now - _last_warning >= _WARN_EVERY:
+        _last_warning = now
+        logger.warning("%s not counted, let through: the cache is unreachable (%s)", what, exc)
+
+
 def sliding_window_wait(cache: BaseCache, key: str, limit: int, duration: int, now: float) -> float:
     """Count one request under ``key``; 0.0 if it is within ``limit`` per ``duration``
-    seconds, else the seconds to wait before the next one would be."""
-    count, previous = _count(cache, *_window_keys(key, duration, now))
+    seconds, else the seconds to wait before the next one would be. 0.0 as well when the
+    cache cannot be reached (fail open, with a warning)."""
+    try:
+        count, previous = _count(cache, *_window_keys(key, duration, now))
+    except CACHE_DOWN as exc:
+        cache_down_warning(f"request under {key!r}", exc)
+        return 0.0
     return _window_wait(count, previous, limit, duration, now)
 
 
@@ -158,8 +190,13 @@ def throttle_waits(throttles: list[Any], request: Request, view: Any) -> list[fl
         by_cache.setdefault(backend, []).append(item)
     for cache, items in by_cache.items():
         keys = [_window_keys(key, duration, now) for _, key, _, duration, now in items]
+        try:
+            counts = _redis_counts(cache, keys)
+        except CACHE_DOWN as exc:
+            cache_down_warning("API request", exc)
+            continue  # fail open: these throttles let the request through
         for (throttle, key, limit, duration, now), (count, previous) in zip(
-            items, _redis_counts(cache, keys), strict=True
+            items, counts, strict=True
         ):
             throttle.key = key
             throttle._wait = _window_wait(count, previous, limit, duration, now)
@@ -169,9 +206,14 @@ def throttle_waits(throttles: list[Any], request: Request, view: Any) -> list[fl
 
 
 class AnonThrottle(_SettingsRate, throttling.AnonRateThrottle):
-    """Callers without an account, per IP address."""
+    """Callers without an account, per client address."""
 
     scope = "anon"
+
+    def get_ident(self, request: Request) -> str:
+        # DRF's own reads any X-Forwarded-For: a client could name a fresh address on
+        # every request. Only our proxies' header is believed.
+        return client_address(request._request)
 
 
 class UserThrottle(_SettingsRate, throttling.UserRateThrottle):

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import disputes, mail_limits, selectors, services
 from games.api import examples
 from games.api import serializers as s
 from games.api.pagination import Pagination
@@ -115,6 +115,10 @@ def _idempotency_key(request: Request) -> str | None:
 
 
 class GamesView(ApiView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        # Creating a game with invitations emails each invitee (games.mail_limits).
+        return [*super().get_throttles(), mail_limits.ChallengeThrottle()]
+
     @extend_schema(
         operation_id="games_list",
         examples=[examples.GAME_LIST_EXAMPLE],
@@ -290,21 +294,29 @@ class GameExportView(ApiView):
         summary="The full record",
         description=(
             "Seed, every deal, trick and payment, and the move log: published when the game "
-            "is finished (or void). Staff may read it at any time."
+            "is finished (or void). Before that, only staff reviewing an open dispute on the "
+            "game, who do not play in it, may read it; each such read is in the audit log."
         ),
         parameters=[GAME_ID],
         responses={
             200: s.ExportResponse,
-            **errors("not_found", "game_not_finished", *READ_CODES),
+            **errors("not_found", "game_not_finished", "forbidden", *READ_CODES),
         },
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id)
-        return Response(selectors.game_export(game=game, user=request.user))
+        opened = not selectors.record_published(game)
+        if opened:  # staff inside a dispute case only, audited (refuses everyone else)
+            disputes.running_record_open(game=game, user=request.user, via="export")
+        return Response(selectors.game_export(game=game, opened_for_case=opened))
 
 
 class GameDisputesView(ApiView):
+    def get_throttles(self) -> list[BaseThrottle]:
+        # A dispute emails every seated player (games.mail_limits).
+        return [*super().get_throttles(), mail_limits.DisputeThrottle()]
+
     @extend_schema(
         operation_id="games_disputes_create",
         summary="Dispute a game",

@@ -2,15 +2,62 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games import bots
+from games.account_api import webhook_url_problem
+from games.models import Player
 from games.web import vocab
+
+# Characters a name may not carry: controls (Cc), format characters (Cf: bidi overrides
+# and isolates, zero-width spaces and joiners, the soft hyphen), private use and
+# surrogates. They hide or reorder what a reader sees.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs"})
+MAX_INT_DIGITS = 18
+
+
+def plain_int(raw: str | None) -> int | None:
+    """``raw`` as a non-negative integer if it is 1 to 18 ASCII digits, else None.
+
+    ``str.isdigit()`` also accepts "²", "١٢" or 5,000 digits, which ``int()`` refuses (a
+    ValueError, and a 500, where a form expects a number)."""
+    if raw is None or not 0 < len(raw) <= MAX_INT_DIGITS or not (raw.isascii() and raw.isdigit()):
+        return None
+    return int(raw)
+
+
+def has_hidden_characters(text: str) -> bool:
+    return any(unicodedata.category(ch) in HIDDEN_CATEGORIES for ch in text)
+
+
+def name_key(text: str) -> str:
+    """A name as a reader compares names: NFKC, case-folded (``ＢＯＢ`` is ``bob``)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def name_used_by_another(name: str, *, owner: Any) -> bool:
+    """Whether ``name`` reads as the username or the display name of an account other
+    than ``owner``. Usernames are stored NFKC (the sign-up form normalises them) and
+    display names too since this check, so a case-insensitive match of the NFKC form or
+    of the folded form finds them."""
+    spellings = {unicodedata.normalize("NFKC", name), name_key(name)}
+    by_username = Q()
+    by_display = Q()
+    for spelling in spellings:
+        by_username |= Q(username__iexact=spelling)
+        by_display |= Q(display_name__iexact=spelling)
+    users = get_user_model().objects.exclude(pk=owner.pk)
+    players = Player.objects.exclude(user_id=owner.pk)
+    return users.filter(by_username).exists() or players.filter(by_display).exists()
+
 
 TIMEOUT_CHOICES = [
     ("", _("No time limit")),
@@ -31,6 +78,14 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def clean_username(self) -> str:
+        username = str(super().clean_username())
+        if has_hidden_characters(username):
+            raise forms.ValidationError(
+                _("A name may not contain control, format or invisible characters.")
+            )
+        return username
 
 
 class GameCreateForm(forms.Form):
@@ -140,6 +195,13 @@ class WebhookForm(forms.Form):
         choices=[(kind, label) for kind, label in NOTIFICATION_LABELS.items()],
     )
 
+    def clean_url(self) -> str:
+        url = str(self.cleaned_data["url"])
+        problem = webhook_url_problem(url)
+        if problem:
+            raise forms.ValidationError(problem)
+        return url
+
 
 class TokenForm(forms.Form):
     name = forms.CharField(label=_("Token name"), max_length=64, required=False)
@@ -162,3 +224,19 @@ class DisplayNameForm(forms.Form):
         required=False,
         help_text=_("Shown at tables and on the leaderboard. Leave it empty to use your username."),
     )
+
+    def __init__(self, *args: Any, owner: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    def clean_display_name(self) -> str:
+        """NFKC (as usernames), no hidden characters, not another account's name."""
+        name = unicodedata.normalize("NFKC", self.cleaned_data["display_name"])
+        if has_hidden_characters(name):
+            raise forms.ValidationError(
+                _("A name may not contain control, format or invisible characters.")
+            )
+        name = " ".join(name.split())
+        if name and self.owner is not None and name_used_by_another(name, owner=self.owner):
+            raise forms.ValidationError(_("That name is already used by another player."))
+        return name

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from games.mail_limits import invites_someone, mail_limited
 from games.web import views
 from games.web.ratelimit import rate_limited
 
@@ -11,12 +12,18 @@ urlpatterns = [
     path("accounts/signup/", rate_limited("signup")(views.signup), name="signup"),
     path("language", views.language_set, name="language"),
     path("lobby/", views.lobby, name="lobby"),
-    path("games/new", rate_limited("create")(views.game_create), name="game_create"),
+    path(
+        "games/new",
+        rate_limited("create")(mail_limited("challenge", when=invites_someone)(views.game_create)),
+        name="game_create",
+    ),
     path("games/<int:game_id>/", views.game_table, name="table"),
     path("games/<int:game_id>/act", rate_limited("act")(views.game_act), name="act"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/history", views.game_history, name="history"),
-    path("games/<int:game_id>/dispute", views.game_dispute, name="dispute"),
+    path(
+        "games/<int:game_id>/dispute", mail_limited("dispute")(views.game_dispute), name="dispute"
+    ),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", rate_limited("profile")(views.profile), name="profile"),

@@ -18,17 +18,25 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import engine.indulgence as rules
-from games import bots, notifications, selectors, services, webhooks
+from games import bots, disputes, notifications, selectors, services, webhooks
+from games.api.parsers import MAX_JSON_DEPTH, json_depth
 from games.errors import NotFound, ServiceError, VersionConflict
 from games.models import GameStatus
 from games.web import forms, table, vocab
@@ -44,6 +52,11 @@ POLL_STOP = 286
 
 def _is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
+
+
+def _bad_request() -> HttpResponse:
+    """A parameter no page of ours sends (``?since=²``, a 5,000-digit id): 400, not 500."""
+    return HttpResponseBadRequest(escape(_("That was not a valid action.")))
 
 
 def htmx_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -192,7 +205,10 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         for g in selectors.game_list(user=user, status=GameStatus.IN_PROGRESS)[:20]
     ]
     return {
-        "open_games": [_lobby_line(s) for s in open_games if s["my_seat"] is None],
+        # A sandbox (chosen seed) is no one else's to join.
+        "open_games": [
+            _lobby_line(s) for s in open_games if s["my_seat"] is None and not s["sandbox"]
+        ],
         "my_games": [_lobby_line(s) for s in mine],
         "watch_games": [_lobby_line(s) for s in watch if s["my_seat"] is None],
     }
@@ -325,8 +341,11 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
     changed, 286 and the final table once the game is over (nothing will change any more),
     else the table partial."""
     game = _game_or_404(game_id)
-    since = request.GET.get("since")
-    unchanged = since is not None and since.isdigit() and int(since) == game.version
+    since_raw = request.GET.get("since")
+    since = forms.plain_int(since_raw)
+    if since_raw is not None and since is None:
+        return _bad_request()
+    unchanged = since == game.version
     if since is not None and game.status not in (GameStatus.OPEN, GameStatus.IN_PROGRESS):
         return _table_render(request, game, status=POLL_STOP, announce=not unchanged)
     if unchanged:
@@ -347,11 +366,13 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     status = 200
     try:
         action = json.loads(request.POST.get("action", ""))
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep
+        action = None
+    if json_depth(action) > MAX_JSON_DEPTH:
         action = None
     version_raw = request.POST.get("version", "")
-    version = int(version_raw) if version_raw.isdigit() else None
-    if not isinstance(action, dict):
+    version = forms.plain_int(version_raw)
+    if not isinstance(action, dict) or (version_raw and version is None):
         error, status = _("That was not a valid action."), 400
     else:
         if action.get("type") == "play" and request.POST.get("ring"):
@@ -420,14 +441,19 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game, every hand revealed (the record is public now)."""
     game = _game_or_404(game_id)
     try:
-        record = selectors.game_export(game=game, user=request.user)
+        opened = not selectors.record_published(game)
+        if opened:  # staff inside a dispute case only, audited (refuses everyone else)
+            disputes.running_record_open(game=game, user=request.user, via="replay")
+        record = selectors.game_export(game=game, opened_for_case=opened)
     except ServiceError as error:
         return render(
             request, "games/replay.html", {"game": game, "unavailable": error.detail}, status=409
         )
     moves = record["moves"]
     step_raw = request.GET.get("move", "")
-    step = int(step_raw) if step_raw.isdigit() else 0
+    step = forms.plain_int(step_raw) if step_raw else 0
+    if step is None:
+        return _bad_request()
     step = max(0, min(step, len(moves)))
     state = selectors.record_replay(
         player_count=record["player_count"],
@@ -567,7 +593,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if request.method == "POST":
         if not is_me:
             return HttpResponse(_("Only its owner may change a profile."), status=403)
-        form = forms.DisplayNameForm(request.POST)
+        form = forms.DisplayNameForm(request.POST, owner=owner)
         if form.is_valid():
             try:
                 player = services.player_display_name_set(
@@ -661,11 +687,10 @@ def account_settings(request: HttpRequest) -> HttpResponse:
                 )
                 token_form = forms.TokenForm()
         elif which == "revoke":
-            token_id = request.POST.get("token", "")
-            services.token_revoke(
-                token_id=int(token_id) if token_id.isdigit() else 0,
-                user=user,
-            )
+            token_id = forms.plain_int(request.POST.get("token", ""))
+            if token_id is None:
+                return _bad_request()
+            services.token_revoke(token_id=token_id, user=user)
             messages.success(request, _("The token was revoked."))
             return _settings_redirect(request)
         elif which == "webhook":
@@ -679,11 +704,10 @@ def account_settings(request: HttpRequest) -> HttpResponse:
                 new_secret = webhook.secret
                 webhook_form = forms.WebhookForm()
         elif which == "webhook_delete":
-            webhook_id = request.POST.get("webhook", "")
-            webhooks.webhook_delete(
-                user=user,
-                webhook_id=int(webhook_id) if webhook_id.isdigit() else 0,
-            )
+            webhook_id = forms.plain_int(request.POST.get("webhook", ""))
+            if webhook_id is None:
+                return _bad_request()
+            webhooks.webhook_delete(user=user, webhook_id=webhook_id)
             messages.success(request, _("The webhook was deleted."))
             return _settings_redirect(request)
     except ServiceError as error:

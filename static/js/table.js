@@ -16,6 +16,14 @@
     });
   }
   setInterval(tick, 1000);
+  // Poll every 4 s while the stream is not open: the table listens for indulgence:poll
+  // (an hx-trigger filter would need eval, which the Content-Security-Policy forbids).
+  setInterval(function () {
+    var table = document.getElementById("table");
+    if (table && table.hasAttribute("hx-get") && !window.indulgenceStreamOpen && window.htmx) {
+      window.htmx.trigger(table, "indulgence:poll");
+    }
+  }, 4000);
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var ring = document.getElementById("ring-choice");

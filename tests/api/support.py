@@ -15,7 +15,7 @@ from engine.cards import CARD_IDS, ids_of
 from engine.indulgence.view import face_down
 from games import services
 from games.models import Game, Move
-from tests.helpers import play_humans_until
+from tests.helpers import game_with_seed, play_humans_until
 
 CARD_ID_SET = frozenset(CARD_IDS)
 # An expert 3-player game whose random play (these choices) ends in a bankruptcy after
@@ -33,7 +33,11 @@ def three_player_game(owner: Any, opponent: Any, third: Any, **options: Any) -> 
     """An unrated, seeded 3-player game in progress: seats 0, 1, 2 in that order."""
     options.setdefault("rated", False)
     options.setdefault("seed", "api-test")
-    game = services.game_create(creator=owner, player_count=3, **options)
+    seed = options.pop("seed", None)
+    if seed is None:
+        game = services.game_create(creator=owner, player_count=3, **options)
+    else:
+        game = game_with_seed(creator=owner, player_count=3, seed=seed, **options)
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     game.refresh_from_db()

@@ -221,9 +221,10 @@ class TestExport:
         assert_error(response, 409, "game_not_finished")
         assert game.seed not in response.content.decode()
 
-    def test_it_shows_staff_the_record_of_a_game_in_progress(
-        self, game: Game, staff: Any, session: Any
+    def test_it_shows_staff_reviewing_a_dispute_the_record_of_a_game_in_progress(
+        self, game: Game, staff: Any, opponent: Any, session: Any
     ) -> None:
+        services.dispute_create(game_id=game.pk, user=opponent, reason="A card went missing.")
         record = session(staff).get(game_url(game, "export")).json()
         assert record["seed"] == "api-test"
         assert set(record["hands"][0]["deal"]) == {"0", "1", "2"}

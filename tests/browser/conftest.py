@@ -55,10 +55,19 @@ def new_page(browser: Browser) -> Iterator[Any]:
     contexts = []
 
     def open_page(
-        *, viewport: dict[str, int] | None = None, locale: str = "en-US", javascript: bool = True
+        *,
+        viewport: dict[str, int] | None = None,
+        locale: str = "en-US",
+        javascript: bool = True,
+        bypass_csp: bool = False,
     ) -> Page:
+        # bypass_csp: for a test tool injected into the page (axe), which the site's
+        # Content-Security-Policy rightly refuses as an inline script.
         context = browser.new_context(
-            viewport=viewport or DESKTOP, locale=locale, java_script_enabled=javascript
+            viewport=viewport or DESKTOP,
+            locale=locale,
+            java_script_enabled=javascript,
+            bypass_csp=bypass_csp,
         )
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -57,7 +57,7 @@ def test_the_main_pages_have_no_serious_accessibility_violations(
     live_server: Any, new_page: Any, finished_and_live_games: tuple[Game, Game]
 ) -> None:
     finished, live = finished_and_live_games
-    page = new_page()
+    page = new_page(bypass_csp=True)
     log_in(page, live_server.url, "reader")
     paths = {
         "home": "/",
@@ -90,7 +90,7 @@ def test_the_table_page_fits_in_60_kb_transferred(
     live_server: Any, new_page: Any, live_game: Game
 ) -> None:
     live = live_game
-    page = new_page()
+    page = new_page(bypass_csp=True)
     log_in(page, live_server.url, "reader")
     bodies: dict[str, bytes] = {}
 

@@ -12,7 +12,7 @@ from games import selectors, services
 from games.models import Game
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.helpers import log_in, sign_up, table_version, take_one_step
-from tests.helpers import play_humans_until
+from tests.helpers import game_with_seed, play_humans_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -155,7 +155,7 @@ def test_without_the_stream_polling_keeps_the_table_on_304_and_brings_the_next_m
 ) -> None:
     alice = django_user_model.objects.create_user(username="alice", password="pw")
     bob = django_user_model.objects.create_user(username="bob", password="pw")
-    game = services.game_create(
+    game = game_with_seed(
         creator=alice, player_count=3, rated=False, seed="poll", bots=[(2, "random")]
     )
     services.game_join(game_id=game.pk, user=bob)

@@ -12,6 +12,7 @@ import pytest
 import engine.indulgence as rules
 from games import services
 from games.models import ActorKind, Dispute, Game, GameStatus, HandSettlement, Move
+from tests.helpers import game_with_seed
 
 Users = dict[int, Any]
 
@@ -26,7 +27,11 @@ def table_of_three(players: Users, **options: Any) -> Game:
     options.setdefault("rated", False)
     if not options["rated"]:
         options.setdefault("seed", "disputes")
-    game = services.game_create(creator=players[0], player_count=3, **options)
+    seed = options.pop("seed", None)
+    if seed is None:
+        game = services.game_create(creator=players[0], player_count=3, **options)
+    else:
+        game = game_with_seed(creator=players[0], player_count=3, seed=seed, **options)
     services.game_join(game_id=game.pk, user=players[1])
     services.game_join(game_id=game.pk, user=players[2])
     game.refresh_from_db()

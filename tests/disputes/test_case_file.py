@@ -14,6 +14,7 @@ from games import bots, deadlines, selectors, services
 from games.models import ActorKind, Dispute, Game, Move
 from games.staff import selectors as staff_selectors
 from tests.disputes.conftest import Users
+from tests.helpers import game_with_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ TIMEOUT = 60
 
 def table_with_a_bot(players: Users) -> Game:
     """Owner (seat 0) and opponent (seat 1) with a 60 s turn limit; seat 2 is a bot."""
-    game = services.game_create(
+    game = game_with_seed(
         creator=players[0],
         player_count=3,
         rated=False,

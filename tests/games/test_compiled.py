@@ -16,12 +16,13 @@ from django.test.utils import CaptureQueriesContext
 from games import compiled, notifications, selectors, services
 from games.compiled import CompiledQuery
 from games.models import Event, Game, Seat
+from tests.helpers import game_with_seed
 
 pytestmark = pytest.mark.django_db
 
 
 def started_game(users: list[Any], seed: str) -> Game:
-    game = services.game_create(creator=users[0], player_count=3, rated=False, seed=seed)
+    game = game_with_seed(creator=users[0], player_count=3, rated=False, seed=seed)
     for user in users[1:]:
         services.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()

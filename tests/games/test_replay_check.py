@@ -13,13 +13,13 @@ import engine.indulgence as rules
 from games import services
 from games.models import Game, Move
 from tests.conftest import _uses_database
-from tests.helpers import play_humans_until, snapshot_mismatches
+from tests.helpers import game_with_seed, play_humans_until, snapshot_mismatches
 
 pytestmark = pytest.mark.django_db
 
 
 def _table(owner: Any, opponent: Any, third: Any, seed: str) -> Game:
-    game = services.game_create(creator=owner, player_count=3, rated=False, seed=seed)
+    game = game_with_seed(creator=owner, player_count=3, rated=False, seed=seed)
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     game.refresh_from_db()

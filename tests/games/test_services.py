@@ -38,15 +38,15 @@ from games.models import (
     Rating,
     RatingChange,
 )
-from tests.helpers import play_humans_until
+from tests.helpers import game_with_seed, play_humans_until
 
 pytestmark = pytest.mark.django_db
 
 
 def three_player_game(owner: Any, opponent: Any, third: Any, **options: Any) -> Game:
     options.setdefault("rated", False)
-    options.setdefault("seed", "services-test")
-    game = services.game_create(creator=owner, player_count=3, **options)
+    seed = options.pop("seed", "services-test")
+    game = game_with_seed(creator=owner, player_count=3, seed=seed, **options)
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     game.refresh_from_db()
@@ -322,7 +322,7 @@ class TestBotsAndSettlement:
                     expected_version=game.version,
                 )
         assert game.status == GameStatus.FINISHED
-        record = selectors.game_export(game=game, user=owner)
+        record = selectors.game_export(game=game)
         assert selectors.record_verify(record) == []
         settled = list(
             HandSettlement.objects.filter(game=game).values_list("hand_number", flat=True)
@@ -363,7 +363,7 @@ class TestBotsAndSettlement:
         game = three_player_game(owner, opponent, third, seed="whole-game")
         game = play_humans_until(game, {0: owner, 1: opponent, 2: third})
         assert game.status == GameStatus.FINISHED
-        record = selectors.game_export(game=game, user=owner)
+        record = selectors.game_export(game=game)
         assert record["seed"] == "whole-game"
         assert selectors.record_verify(record) == []
         assert game.result == record["result"]
@@ -384,7 +384,7 @@ class TestBotsAndSettlement:
         assert GameHistory.objects.get(game=game).hands == rules.hand_records_json(whole)
         assert len(json.dumps(game.snapshot)) < len(json.dumps(rules.state_to_json(whole))) / 2
         # The export (full record) holds every hand, each as its settlement recorded it.
-        record = selectors.game_export(game=game, user=owner)
+        record = selectors.game_export(game=game)
         payments = dict(
             HandSettlement.objects.filter(game=game).values_list("hand_number", "payments")
         )
@@ -416,7 +416,7 @@ class TestBotsAndSettlement:
 
         game = play_humans_until(game, users)
         assert game.status == GameStatus.FINISHED
-        assert selectors.record_verify(selectors.game_export(game=game, user=owner)) == []
+        assert selectors.record_verify(selectors.game_export(game=game)) == []
         assert game.snapshot is not None
         assert len(game.snapshot["history"]) == 1
 
@@ -426,7 +426,7 @@ class TestBotsAndSettlement:
         game = play_humans_until(
             three_player_game(owner, opponent, third), {0: owner, 1: opponent, 2: third}
         )
-        record = selectors.game_export(game=game, user=owner)
+        record = selectors.game_export(game=game)
         record["seed"] = "something-else"
         problems = selectors.record_verify(record)
         assert "the seed does not match the published seed commitment" in problems

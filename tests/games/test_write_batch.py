@@ -17,14 +17,14 @@ from django.test.utils import CaptureQueriesContext
 
 from games import compiled, events, services
 from games.models import Event, Game, IdempotencyRecord, Move, Notification
-from tests.helpers import wait_until_a_request_waits_for_a_lock
+from tests.helpers import game_with_seed, wait_until_a_request_waits_for_a_lock
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 
 @pytest.fixture
 def game(owner: Any, opponent: Any, third: Any) -> Game:
-    game = services.game_create(creator=owner, player_count=3, rated=False, seed="batch")
+    game = game_with_seed(creator=owner, player_count=3, rated=False, seed="batch")
     for user in (opponent, third):
         services.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()

@@ -29,8 +29,9 @@ SETUP = """
 import json
 from django.contrib.auth import get_user_model
 from games import services
+from tests.helpers import game_with_seed
 users = [get_user_model().objects.create_user(username=f"p{i}", password="pw") for i in range(3)]
-game = services.game_create(creator=users[0], player_count=3, rated=False, seed="pg-restart")
+game = game_with_seed(creator=users[0], player_count=3, rated=False, seed="pg-restart")
 for user in users[1:]:
     services.game_join(game_id=game.pk, user=user)
 tokens = [services.token_issue(user=user, name="load")[1] for user in users]

@@ -4,14 +4,17 @@ Redis comes back on the same port, and the work queued while it was down complet
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from celery import Task
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client as DjangoClient
 from pytest_django.fixtures import Settings as SettingsWrapper
@@ -19,34 +22,47 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from games import deadlines, selectors, services, tasks
 from games.models import (
     DeliveryStatus,
+    Event,
     Game,
     GameStatus,
     HandSettlement,
     Move,
     WebhookDelivery,
 )
+from indulgence_site import settings as production
 from indulgence_site.celery import app as celery_app
+from indulgence_site.settings import redis_caches
 from tests.api.support import Client, game_url
 from tests.helpers import snapshot_mismatches
 from tests.procs import QUEUE, Worker, wait_until
 from tests.proof.faults import PrivateRedis
+from tests.proof.stream_server import Stream, stream_server, three_player_game
+from tests.streams.test_events import step
 from tests.tasks.conftest import _reset_producer_pool
 from tests.tasks.test_webhooks import Receiver, register, your_turn
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
+PRODUCTION_RATES = production.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+PRODUCTION_WEB_LIMITS = production.WEB_RATE_LIMITS
+RATE_PROBE = "fault-test-probe"
+
 
 @pytest.fixture
 def redis_broker(settings: SettingsWrapper, tmp_path: Path) -> Iterator[PrivateRedis]:
-    """This process and its worker use a private Redis as broker, cache-free."""
+    """This process and its worker use a private Redis as broker, event bus and cache,
+    configured exactly as in production (``indulgence_site.settings.redis_caches``), with
+    the production throttle rates and web rate limits counting in it."""
     server = PrivateRedis(tmp_path)
     server.start()
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.REDIS_URL = server.url
+    settings.CACHES = redis_caches(server.url)
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "actions": None},
+        "DEFAULT_THROTTLE_RATES": dict(PRODUCTION_RATES),
     }
+    settings.WEB_RATE_LIMITS = dict(PRODUCTION_WEB_LIMITS)
     keys = ("broker_url", "task_always_eager", "task_default_queue")
     saved = {key: celery_app.conf[key] for key in keys}
     celery_app.conf.update(broker_url=server.url, task_always_eager=False, task_default_queue=QUEUE)
@@ -72,7 +88,10 @@ def _owner_to_act(game: Game) -> bool:
 
 
 def test_a_move_made_while_redis_is_down_is_kept_and_its_bot_reply_follows_when_it_returns(
-    redis_broker: PrivateRedis, worker: Worker, settings: SettingsWrapper
+    redis_broker: PrivateRedis,
+    worker: Worker,
+    settings: SettingsWrapper,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     owner = get_user_model().objects.create_user(username="owner", password="pw")
     game = services.game_create(
@@ -90,12 +109,26 @@ def test_a_move_made_while_redis_is_down_is_kept_and_its_bot_reply_follows_when_
     wait_until(lambda: _owner_to_act(game), timeout=60, what="the bots to reach the owner")
     assert game.status == GameStatus.IN_PROGRESS
 
+    assert api.get(game_url(game)).status_code == 200  # counted in Redis while it is up
+    assert cache.get(RATE_PROBE) is None  # the cache really is the private Redis...
+
     redis_broker.stop()
-    # The site keeps serving pages and the API.
+    with pytest.raises(redis.ConnectionError):
+        cache.get(RATE_PROBE)  # ...and it is down now
+    # The site keeps serving pages and the API; the throttles and rate limits, which count
+    # in Redis, let requests through.
     for url in ("/", "/lobby/", f"/games/{game.pk}/", "/rules/"):
         assert web.get(url).status_code == 200, url
     view = api.get(game_url(game))
-    assert view.status_code == 200
+    assert view.status_code == 200, view.content[:300]
+    assert Client(raise_request_exception=False).get("/api/v1/games/").status_code == 200
+    login = DjangoClient(raise_request_exception=False).post(
+        "/accounts/login/", {"username": "owner", "password": "wrong"}
+    )
+    assert login.status_code == 200  # the form again, with its error; not a 500
+    assert any(
+        r.name == "games.api.throttles" and r.levelname == "WARNING" for r in caplog.records
+    ), "letting requests through uncounted is logged"
     health = web.get("/healthz")
     assert health.json()["redis"]["status"] == "error", health.json()
     # A move is accepted, or refused cleanly; never a 500.
@@ -194,7 +227,8 @@ def _race_two_copies(lock: Callable[[], object], send: Callable[[], object]) -> 
 
 def _queue_empty() -> bool:
     with celery_app.connection_for_write() as conn:
-        return int(conn.default_channel.client.llen(QUEUE)) == 0
+        client = conn.default_channel.client  # the game queue and the notify queue
+        return int(client.llen(QUEUE)) + int(client.llen(f"{QUEUE}-notify")) == 0
 
 
 def _step(game_id: int, owner: Any) -> bool:
@@ -335,3 +369,68 @@ def test_live_tasks_delivered_twice_act_once(
     finally:
         receiver.close()
         worker.kill()
+
+
+# --- Streams while Redis is down ---------------------------------------------------------
+
+
+def _delivered_in(streams: list[Stream], game: Game, players: list[Any], rng: Any) -> float:
+    """Make a move; every stream carries it. Returns the slowest stream's delay."""
+    game.refresh_from_db()
+    started = time.monotonic()
+    step(game, players, rng)
+    latest = Event.objects.filter(game=game).order_by("-id")[0].pk
+    for stream in streams:
+        event_id, _ = stream.next("message", 10)
+        assert event_id == latest
+    return time.monotonic() - started
+
+
+def test_streams_poll_while_redis_is_down_and_are_woken_again_when_it_returns(
+    redis_broker: PrivateRedis, tmp_path: Path, settings: SettingsWrapper
+) -> None:
+    players = [
+        get_user_model().objects.create_user(username=name, password="pw")
+        for name in ("owner", "opponent", "third")
+    ]
+    game = three_player_game(players)
+    rng = random.Random(4)
+    server = stream_server(
+        tmp_path,
+        settings,
+        redis_url=redis_broker.url,
+        STREAM_FALLBACK_POLL_SECONDS="2",
+        STREAM_KEEPALIVE_SECONDS="5",
+        STREAM_MAX_SECONDS="120",
+    )
+    url = f"{server.url}/api/v1/games/{game.pk}/stream"
+    streams: list[Stream] = []
+    try:
+        streams.append(Stream(url))
+        assert streams[0].next("status", 5) == 200
+        streams[0].next("id", 5)
+        assert _delivered_in(streams, game, players, rng) < 1.0  # woken by pub/sub
+
+        redis_broker.stop()
+        # The open stream carries on, reading the table every 2 s; a new one opens.
+        down = [_delivered_in(streams, game, players, rng)]
+        streams.append(Stream(url))
+        assert streams[1].next("status", 5) == 200
+        streams[1].next("id", 5)
+        down += [_delivered_in(streams, game, players, rng) for _ in range(2)]
+        assert max(down) < 2.0 + 2.0
+
+        redis_broker.start()
+        restarted = time.monotonic()
+        # Woken at once again (well under the 2 s poll), three moves in a row.
+        quick = 0
+        while quick < 3:
+            assert time.monotonic() - restarted < 30, "wake-ups did not come back"
+            quick = quick + 1 if _delivered_in(streams, game, players, rng) < 0.3 else 0
+        recovered = time.monotonic() - restarted
+        print(f"\nwhile Redis was down: events delivered in {min(down):.2f}-{max(down):.2f} s")
+        print(f"after Redis restarted: woken at once again within {recovered:.2f} s")
+    finally:
+        for stream in streams:
+            stream.close()
+        server.kill()

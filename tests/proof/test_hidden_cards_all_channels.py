@@ -26,6 +26,7 @@ from games.web.vocab import card_label
 from tests.api.conftest import Bearer
 from tests.api.support import Client, game_url
 from tests.api.test_live_game import Inspector
+from tests.helpers import game_with_seed
 from tests.streams.test_events import hidden_from
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +106,7 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
         "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "actions": None},
     }
     settings.WEB_RATE_LIMITS = {}
-    game = services.game_create(
+    game = game_with_seed(
         creator=owner, player_count=players, variant=variant, rated=False, seed=seed
     )
     seated = [owner, opponent, third, outsider][:players]

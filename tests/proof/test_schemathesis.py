@@ -27,6 +27,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
+from games import mail_limits, webhook_net
 from games.models import Game
 from tests.api.conftest import Bearer
 
@@ -69,6 +70,11 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(urllib.request, "urlopen", refuse)
 
+    def no_post(*args: Any, **kwargs: Any) -> tuple[int | None, str]:
+        return None, "no network in the fuzz tests"
+
+    monkeypatch.setattr(webhook_net, "post", no_post)  # how deliveries are made
+
 
 @pytest.fixture(autouse=True)
 def _unthrottled(settings: SettingsWrapper, _keep_test_connection: None) -> None:
@@ -78,6 +84,8 @@ def _unthrottled(settings: SettingsWrapper, _keep_test_connection: None) -> None
     # tests/web/test_rate_limits.py).
     rates = {"anon": None, "user": None, "actions": None}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    # The mail limits (challenges, disputes): tests/proof/test_mail_limits.py.
+    settings.MAIL_RATE_LIMITS = dict.fromkeys(mail_limits.DEFAULT_LIMITS)
     # A stream answers for STREAM_MAX_SECONDS (300 s): fuzzing reads each to its end.
     settings.STREAM_MAX_SECONDS = 0.2
     settings.STREAM_POLL_SECONDS = 0.05

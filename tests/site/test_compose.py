@@ -27,7 +27,15 @@ def test_it_has_every_service_of_the_stack() -> None:
 def test_every_long_running_service_has_a_health_check() -> None:
     services = compose()["services"]
     long_running = {name for name, service in services.items() if name != "migrate"}
-    assert long_running == {"postgres", "redis", "web", "streams", "worker", "beat"}
+    assert long_running == {
+        "postgres",
+        "redis",
+        "web",
+        "streams",
+        "worker",
+        "notify-worker",
+        "beat",
+    }
     for name in long_running:
         assert "test" in services[name]["healthcheck"], name
 
@@ -70,7 +78,7 @@ def test_the_secret_key_is_required_without_breaking_compose_config() -> None:
 
 def test_app_services_are_configured_from_the_environment() -> None:
     services = compose()["services"]
-    for name in ("web", "streams", "worker", "beat", "migrate"):
+    for name in ("web", "streams", "worker", "notify-worker", "beat", "migrate"):
         env = services[name]["environment"]
         assert env["DJANGO_ENV"] == "production", name
         assert env["DATABASE_URL"].startswith("postgresql://"), name
@@ -81,7 +89,7 @@ def test_app_services_are_configured_from_the_environment() -> None:
 def test_app_services_wait_for_migrations() -> None:
     services = compose()["services"]
     assert services["migrate"]["command"][-2:] == ["migrate", "--no-input"]
-    for name in ("web", "streams", "worker", "beat"):
+    for name in ("web", "streams", "worker", "notify-worker", "beat"):
         condition = services[name]["depends_on"]["migrate"]["condition"]
         assert condition == "service_completed_successfully", name
 

@@ -14,6 +14,7 @@ from engine.cards import CARD_IDS, ids_of
 from engine.indulgence.view import face_down
 from games import events, selectors, services
 from games.models import Event, Game, GameStatus, Move
+from tests.helpers import game_with_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +32,7 @@ def hidden_from(state: rules.State, seat: int | None) -> set[str]:
 
 def three_player_game(users: list[Any], seed: str, variant: str = "basic") -> Game:
     owner, opponent, third = users
-    game = services.game_create(
-        creator=owner, player_count=3, variant=variant, rated=False, seed=seed
-    )
+    game = game_with_seed(creator=owner, player_count=3, variant=variant, rated=False, seed=seed)
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     game.refresh_from_db()

@@ -56,7 +56,8 @@ def _queue_empty() -> bool:
     from indulgence_site.celery import app
 
     with app.connection_for_write() as conn:
-        return int(conn.default_channel.client.llen(QUEUE)) == 0
+        client = conn.default_channel.client  # the game queue and the notify queue
+        return int(client.llen(QUEUE)) + int(client.llen(f"{QUEUE}-notify")) == 0
 
 
 def _play(

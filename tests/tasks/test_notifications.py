@@ -12,6 +12,7 @@ from django.test import Client
 from games import notifications, services
 from games.errors import InvalidRequest
 from games.models import EmailStatus, Notification, NotificationKind, Player
+from tests.helpers import game_with_seed
 
 pytestmark = pytest.mark.django_db(transaction=True)  # emails go out after commit
 
@@ -138,7 +139,7 @@ def test_the_api_reads_and_changes_preferences(users: list[Any]) -> None:
 
 def test_a_dispute_update_reaches_the_list_email_and_stream(users: list[Any]) -> None:
     owner, opponent, third = users
-    game = services.game_create(creator=owner, player_count=3, rated=False, seed="dispute")
+    game = game_with_seed(creator=owner, player_count=3, rated=False, seed="dispute")
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     dispute = services.dispute_create(game_id=game.pk, user=owner, reason="A card vanished")

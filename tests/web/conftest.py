@@ -10,6 +10,7 @@ from django.test import Client
 
 from games import services
 from games.models import Game
+from tests.helpers import game_with_seed
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def owner_client(owner: Any) -> Client:
 @pytest.fixture
 def three_humans(owner: Any, opponent: Any, third: Any) -> Game:
     """A started 3-player unrated game with a fixed seed: owner, opponent, third."""
-    game = services.game_create(creator=owner, player_count=3, rated=False, seed="web-test")
+    game = game_with_seed(creator=owner, player_count=3, rated=False, seed="web-test")
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     game.refresh_from_db()

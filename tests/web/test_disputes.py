@@ -9,6 +9,7 @@ from django.test import Client
 
 from games import services
 from games.models import Dispute, Game
+from tests.helpers import game_with_seed
 from tests.web.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(owner: Any, opponent: Any, third: Any) -> Game:
-    game = services.game_create(creator=owner, player_count=3, rated=False, seed="web-dispute")
+    game = game_with_seed(creator=owner, player_count=3, rated=False, seed="web-dispute")
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     game.refresh_from_db()

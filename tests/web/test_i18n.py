@@ -16,7 +16,7 @@ from django.test import Client
 from engine.indulgence.edicts import CATALOG
 from games import services, webhooks
 from games.web.edict_messages import EDICT_MESSAGES
-from tests.helpers import play_humans_until
+from tests.helpers import game_with_seed, play_humans_until
 
 PO = Path(settings.BASE_DIR) / "locale" / "ja" / "LC_MESSAGES" / "django.po"
 
@@ -113,7 +113,7 @@ def test_the_japanese_settings_lobby_table_and_profile_show_no_english_words() -
         users[name] = get_user_model().objects.create_user(username=name, password="pw")
         services.player_language_set(user=users[name], language="ja")
     kenji = users["kenji"]
-    game = services.game_create(creator=kenji, player_count=3, rated=False, seed="ja-words")
+    game = game_with_seed(creator=kenji, player_count=3, rated=False, seed="ja-words")
     services.game_join(game_id=game.pk, user=users["hanako"])
     services.game_join(game_id=game.pk, user=users["taro"])
     services.game_create(creator=users["hanako"], player_count=4, rated=False)  # open game
@@ -148,7 +148,7 @@ def test_the_japanese_settings_lobby_table_and_profile_show_no_english_words() -
 def test_a_refusal_from_the_services_reaches_a_japanese_player_in_japanese(
     owner: Any, opponent: Any, third: Any
 ) -> None:
-    game = services.game_create(creator=owner, player_count=3, rated=False, seed="ja-refusal")
+    game = game_with_seed(creator=owner, player_count=3, rated=False, seed="ja-refusal")
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     play_humans_until(game, {0: owner, 1: opponent, 2: third})

@@ -10,6 +10,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from games import services
 from games.models import Game
+from tests.helpers import game_with_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +82,7 @@ def test_an_htmx_move_beyond_the_limit_gets_a_fragment_and_changes_nothing(
     settings: SettingsWrapper, owner: Any, opponent: Any, third: Any
 ) -> None:
     _limits(settings, act="1/min")
-    game = services.game_create(creator=owner, player_count=3, rated=False, seed="limits")
+    game = game_with_seed(creator=owner, player_count=3, rated=False, seed="limits")
     services.game_join(game_id=game.pk, user=opponent)
     services.game_join(game_id=game.pk, user=third)
     game.refresh_from_db()

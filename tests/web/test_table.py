@@ -53,7 +53,7 @@ class TestPage:
         assert html.lstrip().startswith('<section id="table"')
         assert "<html" not in html
         assert f'hx-get="/games/{three_humans.pk}/?since={three_humans.version}"' in html
-        assert 'hx-trigger="sse:message, every 4s [!window.indulgenceStreamOpen]"' in html
+        assert 'hx-trigger="sse:message, indulgence:poll"' in html  # table.js polls
 
     def test_each_region_is_a_named_partial(self, owner_client: Client, three_humans: Game) -> None:
         html = owner_client.get(table_url(three_humans) + "?part=hand", **HTMX).content.decode()
