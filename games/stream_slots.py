@@ -29,6 +29,7 @@ import redis
 from django.conf import settings
 
 from games.events import redis_client
+from games.warnings_every import WarnEvery
 
 logger = logging.getLogger(__name__)
 
@@ -86,15 +87,11 @@ class _LocalSlots:
 
 
 _LOCAL = _LocalSlots()
-_last_warning = 0.0
+_warn_every = WarnEvery(logger)
 
 
 def _warn(exc: BaseException) -> None:
-    global _last_warning
-    now = time.monotonic()
-    if now - _last_warning >= 10.0:
-        _last_warning = now
-        logger.warning("stream slots counted in this process only: Redis unreachable (%s)", exc)
+    _warn_every("stream slots counted in this process only: Redis unreachable (%s)", exc)
 
 
 def _redis() -> Any:

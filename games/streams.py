@@ -57,6 +57,7 @@ from django.views.decorators.http import require_GET
 from games import events, selectors, services, stream_slots
 from games.client_address import client_address
 from games.models import ApiToken, Event, Game, TokenScope
+from games.warnings_every import WarnEvery
 
 logger = logging.getLogger(__name__)
 
@@ -330,16 +331,12 @@ class _Pace:
         )
 
 
-_last_warning = 0.0
+_warn = WarnEvery(logger)
 
 
 def _redis_down(exc: BaseException) -> None:
     """Log (at most every 10 s per process) that streams poll instead of being woken."""
-    global _last_warning
-    now = time.monotonic()
-    if now - _last_warning >= 10.0:
-        _last_warning = now
-        logger.warning("stream wake-ups unavailable, polling the event table: %s", exc)
+    _warn("stream wake-ups unavailable, polling the event table: %s", exc)
 
 
 class _Wakeups:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 import weakref
 from typing import Any
 
@@ -35,6 +34,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from games.client_address import client_address
+from games.warnings_every import WarnEvery
 
 logger = logging.getLogger(__name__)
 
@@ -70,17 +70,12 @@ class _SettingsRate(throttling.SimpleRateThrottle):
 # What a cache that cannot be reached raises: redis-py's errors (Django's RedisCache lets
 # them through) and socket errors from other backends.
 CACHE_DOWN = (redis.RedisError, OSError)
-_WARN_EVERY = 10.0
-_last_warning = 0.0
+_warn = WarnEvery(logger)
 
 
 def cache_down_warning(what: str, exc: BaseException) -> None:
-    """Log that counting failed open, at most once every ``_WARN_EVERY`` seconds."""
-    global _last_warning
-    now = time.monotonic()
-    if now - _last_warning >= _WARN_EVERY:
-        _last_warning = now
-        logger.warning("%s not counted, let through: the cache is unreachable (%s)", what, exc)
+    """Log that counting failed open (at most once every 10 s per process)."""
+    _warn("%s not counted, let through: the cache is unreachable (%s)", what, exc)
 
 
 def sliding_window_wait(cache: BaseCache, key: str, limit: int, duration: int, now: float) -> float:
