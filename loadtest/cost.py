@@ -48,6 +48,7 @@ def measure(
 
     import engine.indulgence as rules
     from games import services
+    from games.models import Game
 
     users = [get_user_model().objects.create_user(f"cost-{s}", password=None) for s in range(3)]
     tokens = [services.token_issue(user=u, name="cost")[1] for u in users]
@@ -60,9 +61,14 @@ def measure(
         backend = int(cursor.fetchone()[0])
 
     def new_game() -> tuple[int, int, Any]:
+        # Dealt from a seed drawn here, set before the others join as if the server had
+        # drawn it (a seed chosen through the API makes a sandbox nobody else may join).
         seed = f"cost-{uuid.uuid4().hex}"
-        body = {"player_count": 3, "rated": False, "seed": seed}
+        body = {"player_count": 3, "rated": False}
         view = clients[0].post("/api/v1/games/", body, content_type="application/json").json()
+        Game.objects.filter(pk=view["id"]).update(
+            seed=seed, seed_commitment=rules.seed_commitment(seed)
+        )
         for client in clients[1:]:
             view = client.post(f"/api/v1/games/{view['id']}/join").json()
         return int(view["id"]), int(view["version"]), rules.new_game(3, "basic", seed=seed)

@@ -5,13 +5,16 @@ production-like stack this script starts and stops itself:
 * gunicorn, 2 sync workers (``--web-workers``), on 127.0.0.1:<free port> (DJANGO_ENV=production);
 * the shared PostgreSQL at 127.0.0.1:5432 with a dedicated database (created, then dropped);
 * Redis database 13 at 127.0.0.1:6379 (own queue name; keys removed at the end);
-* one Celery worker (hand settlements run there).
+* one Celery worker (hand settlements run there);
+* with ``--streams N``: the stream server (uvicorn, ``DB_POOL``) and N account streams held
+  open during the move phases (``loadtest.streams``).
 
 Reported, all in the same run: the GET game-view rate, moves/s and p50/p95/p99 latency
 of ``POST .../actions``, and ``pgbench`` single-row-update tps on a scratch database.
 
-Each client owns one 3-player unrated game at a time, created with its own seed, and
-holds the tokens of its three seats; it follows the game with the offline engine, so
+Each client owns one 3-player unrated game at a time, dealt from a seed it drew (set in
+the database before the deal, as if the server had drawn it), and holds the tokens of its
+three seats; it follows the game with the offline engine, so
 every request it sends is a legal move of the seat to act (no polling) except while the
 hand is being settled by the worker. Every loop is bounded by time and by count.
 
@@ -34,11 +37,16 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import psycopg
+
+from engine.indulgence import seed_commitment
+from loadtest import streams as load_streams
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -170,22 +178,31 @@ def _get_loop(url: str, tokens: list[str], game: int, seconds: float, out: list[
     out.append({"gets": done, "errors": errors, "latencies": latencies})
 
 
-def _new_game(client: _Http, tokens: list[str], seed: str | None = None) -> dict[str, Any]:
+def _new_game(
+    client: _Http, tokens: list[str], seed: str | None = None, db: Any = None
+) -> dict[str, Any]:
+    """A 3-player unrated game of the three tokens' accounts. With ``seed`` (and ``db``, a
+    psycopg connection to the stack's database) it is dealt from that seed: set in the
+    database before the others join, as if the server had drawn it. A seed chosen through
+    the API would make a sandbox that no other account may join (issue 26)."""
     body: dict[str, Any] = {"player_count": 3, "rated": False}
-    if seed is not None:
-        body["seed"] = seed
     _, view = client.request("POST", "/api/v1/games/", tokens[0], body)
+    if seed is not None:
+        db.execute(
+            "UPDATE games_game SET seed = %s, seed_commitment = %s WHERE id = %s",
+            (seed, seed_commitment(seed), view["id"]),
+        )
     for token in tokens[1:]:
         _, view = client.request("POST", f"/api/v1/games/{view['id']}/join", token)
     return view
 
 
 def _move_loop(
-    url: str, tokens: list[str], seconds: float, out: list[Any], keys: bool = True
+    url: str, tokens: list[str], seconds: float, out: list[Any], keys: bool, dsn: str
 ) -> None:
     """Play whole games as fast as the server answers, every request a legal move.
 
-    The client creates unrated sandbox games with its own seed (api.md: ``seed``) and
+    The client creates unrated games dealt from seeds it draws (``_new_game``) and
     follows each game with the offline engine, so it knows the next seat's legal actions
     without asking: the same thing a bot author's client does. Every answer is checked
     against the local game (version and seat to act); a mismatch counts as an error.
@@ -202,9 +219,11 @@ def _move_loop(
     rng = random.Random(tokens[0])
     stop = time.monotonic() + seconds
 
+    db = psycopg.connect(dsn, autocommit=True)
+
     def start(conn: _Http) -> tuple[int, int, Any]:
         seed = f"load-{uuid.uuid4().hex}"
-        view = _new_game(conn, tokens, seed)
+        view = _new_game(conn, tokens, seed, db)
         return int(view["id"]), int(view["version"]), rules.new_game(3, "basic", seed=seed)
 
     client = _Http(url)
@@ -251,6 +270,7 @@ def _move_loop(
                 games += 1
     finally:
         client.close()
+        db.close()
     out.append({"latencies": latencies, "errors": errors, "waits": waits, "games": games})
 
 
@@ -258,10 +278,13 @@ def _worker_process(kind: str, url: str, work: list[Any], seconds: float, queue:
     out: list[Any] = []
     threads = []
     for item in work:
+        target: Callable[..., None]
+        args: tuple[Any, ...]
         if kind == "get":
             target, args = _get_loop, (url, item["tokens"], item["game"], seconds, out)
         else:
-            target, args = _move_loop, (url, item["tokens"], seconds, out, item["keys"])
+            target = _move_loop
+            args = (url, item["tokens"], seconds, out, item["keys"], item["dsn"])
         threads.append(threading.Thread(target=target, args=args))
     for thread in threads:
         thread.start()
@@ -465,6 +488,13 @@ def main() -> None:
         default=True,
         help="send an Idempotency-Key with every action, as indulgence_client does",
     )
+    parser.add_argument(
+        "--streams",
+        type=int,
+        default=0,
+        help="account streams held open during the move phases, on the production stream "
+        "server (uvicorn, DB_POOL) started beside gunicorn (loadtest.streams)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--phases",
@@ -502,7 +532,9 @@ def main() -> None:
         )
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        for name, command in [
+        stream_port = free_port()
+        stream_url = f"http://127.0.0.1:{stream_port}"
+        services: list[tuple[str, list[str], dict[str, str]]] = [
             (
                 "gunicorn",
                 [
@@ -513,6 +545,7 @@ def main() -> None:
                     "--workers",
                     str(args.web_workers),
                 ],
+                env,
             ),
             (
                 "worker",
@@ -531,14 +564,25 @@ def main() -> None:
                     "--without-mingle",
                     "--without-heartbeat",
                 ],
+                env,
             ),
-        ]:
+        ]
+        if args.streams:
+            uvicorn = [str(BIN / "uvicorn"), "indulgence_site.asgi:application"]
+            services.append(
+                (
+                    "streams",
+                    [*uvicorn, "--host", "127.0.0.1", "--port", str(stream_port)],
+                    {**env, **load_streams.STREAM_ENV},
+                )
+            )
+        for name, command, service_env in services:
             log = (log_dir / f"{name}.log").open("wb")
             procs.append(
                 subprocess.Popen(
                     command,
                     cwd=ROOT,
-                    env=env,
+                    env=service_env,
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
@@ -554,6 +598,13 @@ def main() -> None:
             time.sleep(0.5)
         else:
             raise SystemExit("the stack did not become healthy in 60 s")
+        while args.streams and time.monotonic() < deadline + 30:
+            try:
+                if httpx.get(f"{stream_url}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
         load_before = os.getloadavg()
 
         # One game per client for the GET phases (the games the move phases play are new).
@@ -561,6 +612,9 @@ def main() -> None:
         work = [{"tokens": t, "game": _new_game(setup, t)["id"]} for t in tokens]
         setup.close()
         groups = {"web": procs[0].pid, "worker": procs[1].pid}
+        if args.streams:
+            groups["streams"] = procs[2].pid
+        stream_figures: list[dict[str, Any]] = []
         cycles = []
         for _ in range(args.cycles):
             cpu_0 = cpu_by_group(groups)
@@ -570,11 +624,19 @@ def main() -> None:
                 else []
             )
             cpu_1 = cpu_by_group(groups)
+            holders = load_streams.StreamHolders(
+                stream_url, [t for ts in tokens for t in ts], args.streams, args.seconds
+            )
+            if args.streams and "moves" in phases:
+                holders.start()
             moves = (
                 run_clients(
                     "move",
                     url,
-                    [{"tokens": t, "keys": args.idempotency_keys} for t in tokens],
+                    [
+                        {"tokens": t, "keys": args.idempotency_keys, "dsn": f"{PG}/{database}"}
+                        for t in tokens
+                    ],
                     args.seconds,
                     args.processes,
                 )
@@ -582,6 +644,9 @@ def main() -> None:
                 else []
             )
             cpu_2 = cpu_by_group(groups)
+            if holders.threads:
+                holders.join()
+                stream_figures.append(holders.figures())
             cycles.append((gets, moves, cpu_0, cpu_1, cpu_2))
         load_after = os.getloadavg()
         tps = pgbench(args.pgbench_seconds)
@@ -624,6 +689,7 @@ def main() -> None:
         "settlement_waits": sum(r["waits"] for r in all_moves),
         "games_played": sum(r["games"] for r in all_moves),
         "pgbench_update_tps": tps,
+        "streams_per_cycle": stream_figures,
         "per_cycle": per_cycle,
     }
     figures["goal_met"] = (
