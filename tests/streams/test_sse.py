@@ -4,21 +4,19 @@ test client, polling) and under ASGI (a real uvicorn process woken by Redis pub/
 from __future__ import annotations
 
 import json
-import queue
 import random
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from django.test import Client
 
 from games import events, services
 from games.models import Event, Game
 from tests.procs import Uvicorn
+from tests.sse_client import Stream
 from tests.streams.test_events import step, three_player_game
 
 
@@ -125,54 +123,6 @@ class TestOverWsgi:
         assert missing.json()["code"] == "not_found"
 
 
-class SseReader:
-    """Reads an SSE response in a thread; the test takes messages as they come."""
-
-    def __init__(self, url: str, headers: dict[str, str]) -> None:
-        self.items: queue.Queue[tuple[str, Any]] = queue.Queue()
-        self._client = httpx.Client(timeout=httpx.Timeout(30, connect=5))
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(url, headers), daemon=True)
-        self._thread.start()
-
-    def _run(self, url: str, headers: dict[str, str]) -> None:
-        try:
-            with self._client.stream("GET", url, headers=headers) as response:
-                self.items.put(("status", response.status_code))
-                event_id: int | None = None
-                for line in response.iter_lines():
-                    if self._stop.is_set():
-                        return
-                    if line.startswith("id: "):
-                        event_id = int(line[4:])
-                    elif line.startswith("data: "):
-                        self.items.put(("message", (event_id, json.loads(line[6:]))))
-                    elif line.startswith(":"):
-                        self.items.put(("comment", line))
-                    elif line == "" and event_id is not None:
-                        self.items.put(("id", event_id))
-        except httpx.HTTPError as exc:
-            if not self._stop.is_set():
-                self.items.put(("error", repr(exc)))
-
-    def next(self, kind: str, timeout: float) -> Any:
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                got, value = self.items.get(timeout=left)
-            except queue.Empty:
-                break
-            assert got != "error", value
-            if got == kind:
-                return value
-        raise AssertionError(f"no {kind} within {timeout} s")
-
-    def close(self) -> None:
-        self._stop.set()
-        self._client.close()
-        self._thread.join(timeout=5)
-
-
 @pytest.fixture
 def uvicorn(transactional_db: None, tmp_path: Path, settings: Any) -> Iterator[Uvicorn]:
     settings.REDIS_URL = settings.TEST_REDIS_URL  # this process publishes the wake-ups
@@ -200,7 +150,7 @@ def test_a_client_that_reconnects_over_asgi_gets_exactly_what_it_missed(
     rng = random.Random(3)
     url = f"{uvicorn.url}/api/v1/games/{game.pk}/stream"
 
-    first = SseReader(url, auth)
+    first = Stream(url, auth)
     try:
         assert first.next("status", 10) == 200
         assert first.next("id", 10) == Event.objects.filter(game=game).order_by("-id")[0].pk
@@ -219,7 +169,7 @@ def test_a_client_that_reconnects_over_asgi_gets_exactly_what_it_missed(
     missed = list(Event.objects.filter(game=game, id__gt=event_id).order_by("id"))
     assert len(missed) >= 3
 
-    second = SseReader(url, {**auth, "Last-Event-ID": str(event_id)})
+    second = Stream(url, {**auth, "Last-Event-ID": str(event_id)})
     try:
         assert second.next("status", 10) == 200
         got = [second.next("message", 5) for _ in missed]
