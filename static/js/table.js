@@ -8,6 +8,23 @@
   document.addEventListener("htmx:sseOpen", function () { window.indulgenceStreamOpen = true; });
   document.addEventListener("htmx:sseError", function () { window.indulgenceStreamOpen = false; });
   document.addEventListener("htmx:sseClose", function () { window.indulgenceStreamOpen = false; });
+  // htmx drops a trigger that comes while the table's own request is in flight (hx-sync's
+  // default), so a move announced then would never be shown: remember the newest version
+  // the game's stream announced, and fetch again after a swap that is older than it.
+  var announced = 0;
+  document.addEventListener("htmx:sseMessage", function (evt) {
+    if (!evt.target || evt.target.id !== "table" || !evt.detail || !evt.detail.data) { return; }
+    try {
+      var version = JSON.parse(evt.detail.data).version;
+      if (typeof version === "number" && version > announced) { announced = version; }
+    } catch (e) { /* not a game event */ }
+  });
+  function catchUp() {
+    var table = document.getElementById("table");
+    if (table && table.hasAttribute("hx-get") && window.htmx && Number(table.dataset.version) < announced) {
+      window.htmx.trigger(table, "indulgence:poll");
+    }
+  }
   function tick() {
     document.querySelectorAll("time[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
@@ -34,6 +51,7 @@
   });
   document.addEventListener("htmx:afterSettle", function (evt) {
     tick();
+    catchUp();
     var ring = document.getElementById("ring-choice");
     if (ring && ringChosen) { ring.checked = true; }
     ringChosen = false;

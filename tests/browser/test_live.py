@@ -3,6 +3,7 @@ the Japanese table."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from games import selectors, services
 from games.models import Game
+from games.web import views as web_views
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.helpers import log_in, sign_up, table_version, take_one_step
 from tests.helpers import game_with_seed, play_humans_until
@@ -190,3 +192,72 @@ def test_without_the_stream_polling_keeps_the_table_on_304_and_brings_the_next_m
         timeout=15_000,
     )
     assert 200 in polls
+
+
+def test_a_move_announced_while_the_table_is_loading_still_reaches_the_table(
+    live_server: Any, new_page: Any, django_user_model: Any, monkeypatch: Any
+) -> None:
+    # htmx drops a trigger that comes while the table's request is in flight: a move
+    # announced then (a bot answering right after a person) must still reach the table,
+    # since with the stream open nothing polls.
+    names = ("alice", "bob", "carol", "dave")
+    users = {
+        seat: django_user_model.objects.create_user(username=n, password="pw")
+        for seat, n in enumerate(names)
+    }
+    game = game_with_seed(creator=users[0], player_count=4, rated=False, seed="race")
+    for seat in (1, 2, 3):
+        services.game_join(game_id=game.pk, user=users[seat])
+    # The live server runs in this process: its first live update of the table is
+    # rendered, then held back until the next move has been announced.
+    rendered, release = threading.Event(), threading.Event()
+    render = web_views._table_render
+
+    def slow_first_update(request: Any, *args: Any, **kwargs: Any) -> Any:
+        response = render(request, *args, **kwargs)
+        if "since" in request.GET and not rendered.is_set():
+            rendered.set()
+            release.wait(20)
+        return response
+
+    monkeypatch.setattr(web_views, "_table_render", slow_first_update)
+    page = new_page()
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_function("() => window.indulgenceStreamOpen === true")
+    shown = table_version(page)
+    game = _one_step(game, users)
+    for _ in range(100):
+        if rendered.is_set():
+            break
+        page.wait_for_timeout(100)
+    assert rendered.is_set(), "the stream's message did not make the page fetch the table"
+    game = _one_step(game, users)  # announced while the table is loading
+    page.wait_for_timeout(1_500)
+    release.set()
+    page.wait_for_function(
+        "v => Number(document.querySelector('#table').dataset.version) >= v",
+        arg=game.version,
+        timeout=10_000,
+    )
+    assert table_version(page) == shown + 2
+
+
+def _one_step(game: Game, users: dict[int, Any]) -> Game:
+    """One step of the game through the services: the seat to act moves, or the hand
+    is settled; returns the game after it."""
+    game.refresh_from_db()
+    if game.to_act_seat is None:
+        view = selectors.game_view(game=game, user=users[0])
+        services.hand_settle(game_id=game.pk, hand_number=view["hand_number"])
+    else:
+        user = users[game.to_act_seat]
+        view = selectors.game_view(game=game, user=user)
+        services.action_submit(
+            game_id=game.pk,
+            user=user,
+            action=view["legal_actions"][0],
+            expected_version=game.version,
+        )
+    game.refresh_from_db()
+    return game
