@@ -6,7 +6,8 @@ relations to the previous card ("other colour", "higher", "same suit", ...) and 
 conditionals ("after an odd card play black"). It drops every hypothesis the public
 evidence contradicts (``view["round"]["main"]`` and ``view["round"]["turns"]``) and plays
 the card that most surviving hypotheses call right (ties at random). It never plays
-strings and never declares prophet; it declares no play when at least 80% of the
+strings and never declares prophet (so it fits E31's autopilot; as an autopilot prophet it
+calls by the majority of its hypotheses, E29); it declares no play when at least 80% of the
 surviving hypotheses call every card of its hand wrong. With no survivor it plays a card
 resembling (colour, parity, rank band) the cards recently accepted after a main-line card
 resembling the current last one. As a dealer it is :func:`~engine.eleusis.bots.dealer_bot`.
@@ -64,12 +65,42 @@ def _sum_mod(m: int, p: int, c: int) -> bool:
     return (RANK[p] + RANK[c]) % m == 0
 
 
+def _step(k: int, p: int, c: int) -> bool:
+    return (RANK[c] - RANK[p]) % 13 == k
+
+
 def _set_rule(u: Callable[[int], bool], p: int, c: int) -> bool:
     return u(c)
 
 
-def _conditional(s: Callable[[int], bool], o: Callable[[int], bool], p: int, c: int) -> bool:
-    return s(p) == o(c)
+def _conditional(
+    s: Callable[[int], bool], o: Callable[[int], bool], same: bool, p: int, c: int
+) -> bool:
+    return (s(p) == o(c)) == same
+
+
+def _odd(f: int) -> bool:
+    return RANK[f] % 2 == 1
+
+
+def _red(f: int) -> bool:
+    return IS_RED[f]
+
+
+def _face_card(f: int) -> bool:
+    return IS_FACE[f]
+
+
+def _high(f: int) -> bool:
+    return RANK[f] >= 8
+
+
+def _prime(f: int) -> bool:
+    return IS_PRIME[f]
+
+
+def _hearts_spades(f: int) -> bool:
+    return SUIT[f] in (2, 3)
 
 
 def _unary() -> list[tuple[str, Callable[[int], bool]]]:
@@ -85,6 +116,7 @@ def _unary() -> list[tuple[str, Callable[[int], bool]]]:
     ]
     for s in range(4):
         preds.append((f"suit {s}", partial(_suit_in, (s,))))
+        preds.append((f"not suit {s}", partial(_suit_in, tuple(x for x in range(4) if x != s))))
     for a in range(4):
         for b in range(a + 1, 4):
             preds.append((f"suits {a}{b}", partial(_suit_in, (a, b))))
@@ -130,6 +162,8 @@ def _relations() -> list[tuple[str, Judge]]:
         rel.append((f"within {k}", partial(_within, k)))
     for m in (3, 4, 5):
         rel.append((f"sum mod {m}", partial(_sum_mod, m)))
+    for k in range(1, 13):
+        rel.append((f"step {k} mod 13", partial(_step, k)))
     return rel
 
 
@@ -139,20 +173,23 @@ def hypotheses() -> tuple[tuple[str, tuple[bool, ...]], ...]:
     judges: list[tuple[str, Judge]] = [(name, partial(_set_rule, u)) for name, u in _unary()]
     judges += _relations()
     splits: list[tuple[str, Callable[[int], bool]]] = [
-        ("odd", lambda f: RANK[f] % 2 == 1),
-        ("red", lambda f: IS_RED[f]),
-        ("face", lambda f: IS_FACE[f]),
-        ("high", lambda f: RANK[f] >= 8),
+        ("odd", _odd),
+        ("red", _red),
+        ("face", _face_card),
+        ("high", _high),
+        ("prime", _prime),
+        ("hearts-spades", _hearts_spades),
     ]
-    outcomes: list[tuple[str, Callable[[int], bool]]] = [
-        ("black", lambda f: not IS_RED[f]),
-        ("odd", lambda f: RANK[f] % 2 == 1),
-        ("face", lambda f: IS_FACE[f]),
-        ("high", lambda f: RANK[f] >= 8),
-    ]
-    for sname, s in splits:
-        for oname, o in outcomes:
-            judges.append((f"if prev {sname} then {oname} else not", partial(_conditional, s, o)))
+    for sname, split in splits:
+        for oname, outcome in splits:
+            for same in (True, False):
+                then = oname if same else f"not {oname}"
+                judges.append(
+                    (
+                        f"if prev {sname} then {then} else the other",
+                        partial(_conditional, split, outcome, same),
+                    )
+                )
     seen: set[tuple[bool, ...]] = set()
     out = []
     for name, judge in judges:
@@ -230,10 +267,42 @@ def _fallback(view: JsonDict, hand: list[str], rng: random.Random) -> str:
     return rng.choice([c for c in hand if scores[c] == best])
 
 
+def _call(view: JsonDict, rng: random.Random) -> JsonDict:
+    """A call by the majority of the surviving hypotheses (as autopilot, E29)."""
+    pending = view["round"]["pending"]
+    alive = survivors(view)
+    if not alive:
+        return dict(rng.choice(explicit(view)))
+    last = _face(view["round"]["main"][-1]["card"])
+    faces = [_face(c) for c in pending["cards"]]
+    if pending["kind"] == "play":
+        right = 0
+        for t in alive:
+            p, ok = last, True
+            for f in faces:
+                if not t[p * FACE_COUNT + f]:
+                    ok = False
+                    break
+                p = f
+            right += ok
+        return {"type": "call", "verdict": "right" if 2 * right >= len(alive) else "wrong"}
+    votes = [sum(t[last * FACE_COUNT + f] for t in alive) for f in faces]
+    if 2 * max(votes) < len(alive):
+        return {"type": "call", "verdict": "correct"}
+    best = max(votes)
+    return {
+        "type": "call",
+        "verdict": "wrong",
+        "card": rng.choice([c for c, v in zip(pending["cards"], votes, strict=True) if v == best]),
+    }
+
+
 def novice_bot(view: JsonDict, rng: random.Random) -> JsonDict:
     phase = view["phase"]
     if phase == "rule_setup":
         return dealer_bot(view, rng)
+    if phase == "prophet_call":
+        return _call(view, rng)
     if phase != "turn":
         if phase == "post_play":
             return {"type": "pass"}

@@ -6,6 +6,8 @@ the engine's own code. Such a round does not verify against its seed, by design.
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -115,3 +117,44 @@ def refused(state: State, seat: int, action: JsonDict) -> str:
         assert json.dumps(game.state_to_json(state), sort_keys=True) == before
         return exc.code
     raise AssertionError(f"{action} was accepted")
+
+
+Move = tuple[int | None, JsonDict | None, str | None]
+"""(seat, action, by) of one step; (None, None, None) is an automatic step (advance)."""
+
+
+def play_out(
+    state: State,
+    kinds: list[str],
+    rng: random.Random,
+    on_step: Callable[[State], None] | None = None,
+    max_steps: int = 20_000,
+) -> tuple[State, list[Move]]:
+    """Play to the end with the META bots of ``kinds`` (one per seat), each on its view."""
+    moves: list[Move] = []
+    for _ in range(max_steps):
+        if game.is_over(state):
+            return state, moves
+        seat = game.to_act(state)
+        if seat is None:
+            state = game.advance(state)
+            moves.append((None, None, None))
+        else:
+            action = game.META.bots[kinds[seat]](game.view(state, seat), rng)
+            state = game.apply(state, seat, action)
+            moves.append((seat, action, None))
+        if on_step is not None:
+            on_step(state)
+    raise AssertionError("the game did not end")
+
+
+def replay(
+    player_count: int, variant: str, seed: str, options: dict[str, Any], moves: list[Move]
+) -> State:
+    state = game.new_game(player_count, variant, seed, options)
+    for seat, action, by in moves:
+        if seat is None or action is None:
+            state = game.advance(state)
+        else:
+            state = game.apply(state, seat, action, by=by)
+    return state
