@@ -5,6 +5,7 @@ or New Eleusis (``eleusis`` first).
     python -m engine.play --watch --players 3 --seed demo
     python -m engine.play eleusis --players 5 --seat 1 --rounds 1
     python -m engine.play eleusis --watch --bots novice --seed demo
+    python -m engine.play eleusis --verify record.json
 
 Playing, your seat's view is printed whenever it is your turn; answer with the number
 of a legal action. Everything else is played by the uniform random bot. End of input
@@ -15,6 +16,7 @@ of a legal action. Everything else is played by the uniform random bot. End of i
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -285,6 +287,20 @@ def _round_summary(state: eleusis.State, number: int, out: TextIO) -> None:
     print(f"  scores: {record['end']['score']['scores']}", file=out)
 
 
+def verify_file(path: str, out: TextIO) -> int:
+    """Verify a record file (NE-29.2): 0 if it verifies, 1 otherwise."""
+    with open(path, encoding="utf-8") as handle:
+        report = eleusis.verify(json.load(handle))
+    for line in report.checked:
+        print(f"ok: {line}", file=out)
+    for line in report.notes:
+        print(f"note: {line}", file=out)
+    for line in report.problems:
+        print(f"PROBLEM: {line}", file=out)
+    print("The record verifies." if report.ok else "The record does NOT verify.", file=out)
+    return 0 if report.ok else 1
+
+
 def eleusis_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.play eleusis", description="Play or watch New Eleusis."
@@ -300,7 +316,15 @@ def eleusis_main(argv: Sequence[str]) -> int:
         "--difficulty", choices=("easy", "medium", "hard", "expert"), default="easy"
     )
     parser.add_argument("--bot-seed", default=None)
+    parser.add_argument(
+        "--verify",
+        metavar="RECORD.json",
+        default=None,
+        help="verify an exported record (NE-29.2) instead of playing",
+    )
     args = parser.parse_args(argv)
+    if args.verify is not None:
+        return verify_file(args.verify, sys.stdout)
     if not args.watch and not 0 <= args.seat < args.players:
         parser.error(f"--seat must be 0..{args.players - 1}")
     if args.rounds is not None and not 1 <= args.rounds < args.players:

@@ -306,6 +306,7 @@ def test_e29_a_rated_prophet_who_misses_a_call_is_overthrown() -> None:
     assert (entry.by, json.loads(entry.action)) == ("timeout", {"type": "call", "verdict": None})
     assert event_types(state) == ["approval", "verdict", "overthrow", "draw", "side"]
     assert [d for d in of_type(state, "draw") if d["seat"] == 2] == []
+    assert of_type(state, "approval") == [{"type": "approval", "approved": False}]  # OR35
 
 
 def test_e29_an_unrated_missed_call_goes_to_the_autopilot() -> None:

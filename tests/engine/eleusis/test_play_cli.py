@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -10,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import play
+from engine import eleusis, play
+
+from .tables import FAST, play_out
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -91,3 +95,23 @@ def test_bad_arguments_are_usage_errors() -> None:
         play.main(["eleusis", "--players", "4", "--seat", "4"])
     with pytest.raises(SystemExit):
         play.main(["eleusis", "--players", "4", "--rounds", "4"])
+
+
+def test_the_verify_command_checks_an_exported_record(tmp_path: Path) -> None:
+    state = eleusis.new_game(
+        4, "standard", "cli-verify", {**FAST, "hand_size": 4, "round_limit": 1}
+    )
+    state, _ = play_out(state, ["random"] * 4, random.Random(0))
+    record = eleusis.full_record(state)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record))
+    out = io.StringIO()
+    assert play.verify_file(str(good), out) == 0
+    assert out.getvalue().rstrip().endswith("The record verifies.")
+    record["end"]["totals"][0] += 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    out = io.StringIO()
+    assert play.verify_file(str(bad), out) == 1
+    assert "PROBLEM: end.totals[0]" in out.getvalue()
+    assert play.main(["eleusis", "--verify", str(good)]) == 0

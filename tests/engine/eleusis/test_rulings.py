@@ -265,7 +265,7 @@ def test_or33_the_hand_size_is_1_to_14() -> None:
             game.new_game(4, "standard", "s", {"hand_size": size})
 
 
-def test_or30_a_practice_game_record_verifies() -> None:
+def test_v4_a_practice_game_record_verifies() -> None:
     state = game.new_game(
         3, "practice", "practice-verify", {**FAST, "round_limit": 2, "hand_size": 4}
     )
@@ -317,3 +317,21 @@ def test_or34_no_card_is_chosen_when_an_approved_naming_call_expels_in_sudden_de
     state = call(no_play(state, 2), "wrong", "4H.1")  # N3 in sudden death
     assert event_types(state) == ["approval", "verdict", "expel"]
     assert hand(state, 2) == ["4H.1", "4S.1"]  # E22: X stays in the hand
+
+
+def test_or30_or38_the_keys_the_engine_adds_to_the_record() -> None:
+    state = rigged(
+        4,
+        {1: ["2S.1", "3S.1"], 2: ["4H.1", "4S.1"], 3: ["6H.1", "6S.1"]},
+        ["AD.1"],
+        options={"hand_size": 2},
+        no_play_choice="choose",
+    )
+    state = no_play(state, 1)  # correct: all black
+    record = game.full_record(state)
+    assert {"difficulty", "sanity_walks", "max_turns"} <= set(record["settings"])
+    rule = record["rounds"][0]["rule"]
+    assert (rule["hints"], rule["free_hint"], rule["difficulty"]) == ([], None, None)
+    assert rule["no_play_choice"] == "choose"  # public before the reveal (OR38)
+    assert game.view(state, 2)["round"]["rule"]["no_play_choice"] == "choose"
+    assert record["rounds"][0]["log"][-1]["shown"] == ["2S.1", "3S.1"]
