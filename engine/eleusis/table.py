@@ -7,6 +7,7 @@ These read either a frozen :class:`~engine.eleusis.state.Round` or a
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 
 from engine.eleusis.deck import face_of
@@ -51,7 +52,9 @@ def line_of(source: str, faces: tuple[int, ...]) -> Line:
     for face in faces[start:]:
         base = rule.extend(base, face)
     if len(_LINE_CACHE) >= _LINE_CACHE_SIZE:
-        del _LINE_CACHE[next(iter(_LINE_CACHE))]
+        # Drop the oldest entry (another thread may have just done it).
+        with contextlib.suppress(StopIteration, RuntimeError):
+            _LINE_CACHE.pop(next(iter(_LINE_CACHE)), None)
     _LINE_CACHE[key] = base
     return base
 

@@ -226,6 +226,8 @@ def view(state: State, seat: int | None) -> JsonDict:
         "seats": _seats(state),
         "round": round_view(state, seat if mine else None),
         "rounds_planned": state.planned_rounds,
+        # E01: with two scientists nobody can ever declare (NE-10.1 (c)).
+        "prophet_possible": len(round_scientists(state)) >= 3,
         "previous_rounds": [round_json(x) for x in state.rounds[:-1]],
         "seed_commitment": seed_commitment(state.seed),
         "round_seed_commitments": [

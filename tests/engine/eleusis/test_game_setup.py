@@ -58,6 +58,7 @@ def test_e01_a_three_seat_table_never_has_a_prophet() -> None:
     state = rigged(
         3, {1: ["2H.1", "3H.1"], 2: ["4H.1", "5H.1"]}, ["AH.1"], options={"hand_size": 2}
     )
+    assert game.view(state, 1)["prophet_possible"] is False  # labelled (E01)
     state = game.apply(state, 1, {"type": "play", "cards": ["2H.1"], "prophet": "declare"})
     assert state.round.prophet is None
     assert "prophet" not in [e["type"] for e in json.loads(state.round.log[-1].events)]
