@@ -1,7 +1,11 @@
-"""Play or watch a seeded game of Indulgence in the terminal, against random bots.
+"""Play or watch a seeded game in the terminal, against bots: Indulgence (the default)
+or New Eleusis (``eleusis`` first).
 
     python -m engine.play --players 4 --variant expert --seed demo --seat 0
     python -m engine.play --watch --players 3 --seed demo
+    python -m engine.play eleusis --players 5 --seat 1 --rounds 1
+    python -m engine.play eleusis --watch --bots novice --seed demo
+    python -m engine.play eleusis --verify record.json
 
 Playing, your seat's view is printed whenever it is your turn; answer with the number
 of a legal action. Everything else is played by the uniform random bot. End of input
@@ -12,13 +16,17 @@ of a legal action. Everything else is played by the uniform random bot. End of i
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from engine import eleusis
 from engine import indulgence as game
 from engine.bots.random_bot import choose as random_choose
+from engine.core import IllegalAction, JsonDict
+from engine.eleusis import text as eleusis_text
 from engine.indulgence.state import State
 
 
@@ -193,7 +201,157 @@ def run(
     return 0
 
 
+def run_eleusis(
+    *,
+    players: int,
+    seed: str,
+    seat: int | None,
+    bots: str,
+    bot_seed: str,
+    options: dict[str, Any],
+    read_line: Callable[[], str],
+    out: TextIO,
+) -> int:
+    """Play one seat (``seat``) or watch (None) a game of New Eleusis against bots."""
+    rng = random.Random(bot_seed)
+    state = eleusis.new_game(players, "standard", seed, options)
+    bot = eleusis.META.bots[bots]
+    print(f"New Eleusis, {players} players, seed {seed!r}, bots: {bots}", file=out)
+    shown = 0
+    number = 0
+    while not eleusis.is_over(state):
+        r = state.round
+        if r.number != number:
+            number, shown = r.number, 0
+            dealer = "the house" if r.dealer is None else f"seat {r.dealer}"
+            print(f"Round {number}: dealer {dealer}", file=out)
+        actor = eleusis.to_act(state)
+        if actor is None:
+            before = state.round
+            state = eleusis.advance(state)
+            if before.score is None and before.phase == "round_over":
+                _round_summary(state, before.number, out)
+            continue
+        if actor == seat:
+            view = eleusis.view(state, seat)
+            print(eleusis_text.render_view(view), file=out)
+            actions = [a for a in view["legal_actions"] if "template" not in a]
+            for index, action in enumerate(actions, start=1):
+                print(f"  {index}) {eleusis_text.describe_action(action)}", file=out)
+            print(
+                "  (or: play QH.1 3S.2 [declare] | no play | rule SOURCE | prophecy SOURCE)",
+                file=out,
+            )
+            while True:
+                print("Your choice: ", end="", file=out, flush=True)
+                line = read_line()
+                if not line:
+                    print("\nEnd of input: leaving the game.", file=out)
+                    return 0
+                text = line.strip()
+                chosen: JsonDict | None = None
+                if text.isdigit() and 1 <= int(text) <= len(actions):
+                    chosen = dict(actions[int(text) - 1])
+                else:
+                    chosen = eleusis_text.parse_command(text)
+                if chosen is None:
+                    print(f"Please answer 1 to {len(actions)} or a command.", file=out)
+                    continue
+                try:
+                    state = eleusis.apply(state, seat, chosen)
+                    break
+                except IllegalAction as exc:
+                    print(f"Refused ({exc.code}): {exc.message}", file=out)
+        else:
+            state = eleusis.apply(state, actor, bot(eleusis.view(state, actor), rng))
+        log = eleusis.view(state, seat)["round"]["log"] if state.round.number == number else []
+        for entry in log[shown:]:
+            print(eleusis_text.describe_entry(entry), file=out)
+        shown = len(log)
+    res = eleusis.result(state)
+    assert res is not None
+    print(
+        f"Game over ({res['reason']}): totals {res['scores']}, winners {res['winner_seats']}",
+        file=out,
+    )
+    return 0
+
+
+def _round_summary(state: eleusis.State, number: int, out: TextIO) -> None:
+    record = eleusis.full_record(state)["rounds"][number - 1]
+    rule = record["rule"]
+    print(
+        f"Round {number} is over. The rule was ({rule['library_id'] or 'own'}): {rule['source']}",
+        file=out,
+    )
+    print(f"  scores: {record['end']['score']['scores']}", file=out)
+
+
+def verify_file(path: str, out: TextIO) -> int:
+    """Verify a record file (NE-29.2): 0 if it verifies, 1 otherwise."""
+    with open(path, encoding="utf-8") as handle:
+        report = eleusis.verify(json.load(handle))
+    for line in report.checked:
+        print(f"ok: {line}", file=out)
+    for line in report.notes:
+        print(f"note: {line}", file=out)
+    for line in report.problems:
+        print(f"PROBLEM: {line}", file=out)
+    print("The record verifies." if report.ok else "The record does NOT verify.", file=out)
+    return 0 if report.ok else 1
+
+
+def eleusis_main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.play eleusis", description="Play or watch New Eleusis."
+    )
+    parser.add_argument("--players", type=int, choices=range(3, 11), default=5)
+    parser.add_argument("--seed", default="demo", help="the game seed (deals, dealers, rules)")
+    parser.add_argument("--seat", type=int, default=1, help="the seat you play (default 1)")
+    parser.add_argument("--watch", action="store_true", help="watch bots play every seat")
+    parser.add_argument("--bots", choices=sorted(eleusis.META.bots), default="novice")
+    parser.add_argument("--rounds", type=int, default=None, help="end after this many rounds")
+    parser.add_argument("--hand-size", type=int, default=14)
+    parser.add_argument(
+        "--difficulty", choices=("easy", "medium", "hard", "expert"), default="easy"
+    )
+    parser.add_argument("--bot-seed", default=None)
+    parser.add_argument(
+        "--verify",
+        metavar="RECORD.json",
+        default=None,
+        help="verify an exported record (NE-29.2) instead of playing",
+    )
+    args = parser.parse_args(argv)
+    if args.verify is not None:
+        return verify_file(args.verify, sys.stdout)
+    if not args.watch and not 0 <= args.seat < args.players:
+        parser.error(f"--seat must be 0..{args.players - 1}")
+    if args.rounds is not None and not 1 <= args.rounds < args.players:
+        parser.error(f"--rounds must be 1..{args.players - 1} (fewer rounds than seats, E05)")
+    options: dict[str, Any] = {"hand_size": args.hand_size, "difficulty": args.difficulty}
+    if args.rounds is not None:
+        options["round_limit"] = args.rounds
+    seat = None if args.watch else args.seat
+    options["bots"] = [s != seat for s in range(args.players)]
+    return run_eleusis(
+        players=args.players,
+        seed=args.seed,
+        seat=seat,
+        bots=args.bots,
+        bot_seed=args.bot_seed if args.bot_seed is not None else f"bots:{args.seed}",
+        options=options,
+        read_line=sys.stdin.readline,
+        out=sys.stdout,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in and args_in[0] == "eleusis":
+        return eleusis_main(args_in[1:])
+    if args_in and args_in[0] == "indulgence":
+        args_in = args_in[1:]
     parser = argparse.ArgumentParser(
         prog="python -m engine.play", description=__doc__.split("\n")[0]
     )
@@ -205,7 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--bot-seed", default=None, help="seed of the bots' choices (default: the game seed)"
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     if not args.watch and not 0 <= args.seat < args.players:
         parser.error(f"--seat must be 0..{args.players - 1}")
     return run(

@@ -8,8 +8,8 @@
 
 Every entry of :data:`GAMES` satisfies :class:`engine.core.GameModule`: a ``META`` describing the
 game and the functions of the engine contract. The server knows games only through this
-module. New Eleusis (``eleusis``) is not listed yet: :mod:`engine.eleusis` so far holds
-its rule language, sanity check and library, not the game (NE-1 to NE-15).
+module: Indulgence (``indulgence``) and New Eleusis (``eleusis``, whose package module
+is itself the entry: :mod:`engine.eleusis` exposes ``META`` and every function).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import bots as indulgence_bots
-from engine import indulgence
+from engine import eleusis, indulgence
 from engine.core import Bot, GameMeta, GameModule, JsonDict
 
 
@@ -101,6 +101,7 @@ class IndulgenceGame:
 
 GAMES: dict[str, GameModule] = {
     "indulgence": IndulgenceGame(),
+    "eleusis": eleusis,
 }
 
 

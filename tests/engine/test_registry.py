@@ -3,21 +3,21 @@ Indulgence through the common contract with its behaviour unchanged."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
 import pytest
 
-from engine import indulgence, registry
+from engine import eleusis, indulgence, registry
 from engine.core import JsonDict
 from engine.indulgence.rules import replay
 
 
-def test_games_lists_indulgence_and_not_yet_eleusis() -> None:
-    """New Eleusis is only its rule language so far: no META, so not registered."""
-    assert set(registry.GAMES) == {"indulgence"}
-    with pytest.raises(KeyError, match="eleusis"):
-        registry.get("eleusis")
+def test_games_lists_indulgence_and_eleusis() -> None:
+    assert set(registry.GAMES) == {"indulgence", "eleusis"}
+    with pytest.raises(KeyError, match="known: eleusis, indulgence"):
+        registry.get("pax")
 
 
 def test_it_describes_indulgence() -> None:
@@ -51,8 +51,10 @@ def test_every_game_meets_the_contract() -> None:
             assert callable(getattr(game, name)), (key, name)
 
 
-def _play(game: registry.GameModule, seed: str) -> tuple[Any, list[tuple[int, JsonDict]]]:
-    state = game.new_game(4, "basic", seed)
+def _play(
+    game: registry.GameModule, seed: str, options: JsonDict | None = None
+) -> tuple[Any, list[tuple[int, JsonDict]]]:
+    state = game.new_game(4, game.META.default_variant, seed, options)
     rng = random.Random(seed)
     bot = game.META.bots["random"]
     moves = []
@@ -108,3 +110,33 @@ def test_new_game_refuses_options_indulgence_does_not_have() -> None:
 def test_result_is_none_before_the_end() -> None:
     game = registry.get("indulgence")
     assert game.result(game.new_game(3, "basic", "s")) is None
+
+
+def test_it_describes_eleusis() -> None:
+    meta = registry.get("eleusis").META
+    assert meta.key == "eleusis"
+    assert meta.title == "New Eleusis"
+    assert meta.player_counts == (3, 4, 5, 6, 7, 8, 9, 10)  # E01
+    assert meta.rated_player_counts == (4, 5, 6, 7, 8)
+    assert meta.default_variant == "standard"
+    assert {"random", "novice", "dealer"} <= set(meta.bots)
+
+
+def test_eleusis_plays_a_whole_game_through_the_registry() -> None:
+    """Through the common contract only: bots on views, automatic steps by advance, the
+    common result, the record verifies, the state round-trips through JSON."""
+    game = registry.get("eleusis")
+    state, moves = _play(game, "registry-eleusis", {"sanity_walks": 10})
+    res = game.result(state)
+    assert res is not None
+    assert res["reason"] == "all_dealt"
+    assert sorted(s for group in res["ranking"] for s in group) == [0, 1, 2, 3]
+    assert res["winner_seats"] == res["ranking"][0]
+    assert set(res["scores"]) == {"0", "1", "2", "3"}
+    record = game.full_record(state)
+    assert record["status"] == "over"
+    assert len(record["rounds"]) == 4  # every seat dealt once (NE-4.1)
+    assert eleusis.verify(record).ok
+    assert game.state_from_json(game.state_to_json(state)) == state
+    assert game.seed_commitment("s") == hashlib.sha256(b"s").hexdigest()
+    assert len(moves) > 40
