@@ -33,6 +33,7 @@ from engine.eleusis.game import (
 )
 from engine.eleusis.novice import novice_bot
 from engine.eleusis.record import full_record, state_from_json, state_to_json
+from engine.eleusis.science.scientist import scientist_bot
 from engine.eleusis.setup import (
     PLAYER_COUNTS,
     RATED_PLAYER_COUNTS,
@@ -49,7 +50,12 @@ META = GameMeta(
     player_counts=PLAYER_COUNTS,
     variants=VARIANTS,
     rated_player_counts=RATED_PLAYER_COUNTS,
-    bots={"random": random_bot, "novice": novice_bot, "dealer": dealer_bot},
+    bots={
+        "random": random_bot,
+        "novice": novice_bot,
+        "scientist": scientist_bot,
+        "dealer": dealer_bot,
+    },
 )
 
 __all__ = [
