@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from playwright.sync_api import Page, expect
 
-from games import selectors, services
+from games import email_addresses, selectors, services
 from games.models import Game, Notification, NotificationKind
 from tests.browser.conftest import PHONE, STREAM_KEEPALIVE, screenshot
 from tests.browser.helpers import log_in, take_one_step
@@ -315,3 +315,48 @@ def test_desktop_notifications_only_with_permission_and_only_in_the_background(
     finally:
         context.close()
         time.sleep(STREAM_KEEPALIVE + 0.5)  # as new_page does: let the streams notice
+
+
+def test_the_new_pages_have_no_serious_accessibility_violations(
+    live_server: Any, new_page: Any
+) -> None:
+    from tests.browser.test_accessibility import axe_problems
+
+    base = live_server.url
+    fay = get_user_model().objects.create_user(username="fay", password="pw")
+    # A game waiting for fay's move: her bell has a count, her profile a "Your turn" list.
+    services.game_create(
+        creator=fay,
+        player_count=3,
+        rated=False,
+        seed="axe-inbox",
+        bots=[(1, "random"), (2, "random")],
+    )
+    email_addresses.address_give(user=fay, address="fay@example.org")
+    token = email_addresses.confirmation_token(user_id=fay.pk, address="fay@example.org")
+    page = new_page(bypass_csp=True)  # axe is injected as a script
+    log_in(page, base, "fay")
+    paths = {
+        "notifications": "/notifications/",
+        "email": "/settings/email",
+        "settings": "/settings/",
+        "profile with my turn": "/players/fay/",
+        "confirm": f"/accounts/email/confirm/{token}",
+        "password change": "/accounts/password_change/",
+    }
+    problems = {}
+    for name, path in paths.items():
+        page.goto(base + path)
+        if found := axe_problems(page):
+            problems[name] = found
+    visitor = new_page(bypass_csp=True)
+    for name, path in {
+        "reset": "/accounts/password_reset/",
+        "reset sent": "/accounts/password_reset/done/",
+        "reset bad link": "/accounts/reset/MQ/wrong/",
+        "sign up": "/accounts/signup/",
+    }.items():
+        visitor.goto(base + path)
+        if found := axe_problems(visitor):
+            problems[name] = found
+    assert problems == {}
