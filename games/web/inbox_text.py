@@ -2,15 +2,18 @@
 
 Notification rows keep the English title and body the API and the emails send; the site
 says the same from the row's kind and data, translated (``gettext`` at render time), so a
-Japanese player reads their inbox and desktop notifications in Japanese.
+Japanese player reads their inbox and desktop notifications in Japanese. Also what the
+header's bell shows (:func:`bell_context`) and one line of the notifications page.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -84,6 +87,7 @@ def notification_line(notification: Any) -> dict[str, Any]:
         "text": notification_text(notification),
         "game": notification.game_id,
         "created_at": notification.created_at,
+        "just_now": timezone.now() - notification.created_at < timedelta(minutes=1),
         "unread": notification.read_at is None,
         "turn": is_turn(notification),
         "email": notification.email_status,

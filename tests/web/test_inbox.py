@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -100,7 +101,10 @@ class TestNotificationsPage:
     ) -> None:
         Notification.objects.filter(user=owner).delete()
         old = notify(owner, NotificationKind.GAME_STARTED, game, seat=0)
-        Notification.objects.filter(pk=old.pk).update(read_at=old.created_at)
+        two_hours_ago = old.created_at - timedelta(hours=2)
+        Notification.objects.filter(pk=old.pk).update(
+            created_at=two_hours_ago, read_at=two_hours_ago
+        )
         new = notify(owner, NotificationKind.YOUR_TURN, game, seat=0)
         html = client_for(owner).get("/notifications/").content.decode()
         assert "<h1>Notifications</h1>" in html
@@ -114,6 +118,8 @@ class TestNotificationsPage:
         assert "New" not in item_old
         assert "Mark read" not in item_old
         assert f'<a href="/games/{game.pk}/">Open game {game.pk}</a>' in item_new
+        assert "just now" in item_new
+        assert "2\xa0hours ago" in item_old
         assert "1 unread notification." in html
 
     def test_every_kind_reads_as_a_sentence(self, owner: Any, game: Game) -> None:
