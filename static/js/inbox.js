@@ -2,9 +2,10 @@
 // and, while that stream is not open, polling (every INBOX_POLL_SECONDS, 15 s). One stream per browser: the
 // tab holding a Web Lock opens it and tells the other tabs (BroadcastChannel); when that
 // tab closes, another takes the lock. Every change fetches the bell from the server
-// (htmx, "indulgence:bell"), which also names the newest unread notification: when it is
-// a turn, this tab is in the background and the player allowed it (a button, never on
-// load), it is shown as a desktop notification (Notifications API).
+// (/notifications/bell, swapped in by hand rather than by htmx, so that the table's own
+// htmx swap handlers never see it), which also names the newest unread notification:
+// when it is a turn, this tab is in the background and the player allowed it (a button,
+// never on load), it is shown as a desktop notification (Notifications API).
 (function () {
   "use strict";
   var REOPEN_MS = 30000;
@@ -16,9 +17,31 @@
   var openedBefore = false;
 
   function bell() { return document.getElementById("bell"); }
+  var fetching = false, again = false;
   function refresh() {
     var b = bell();
-    if (b && window.htmx) { window.htmx.trigger(b, "indulgence:bell"); }
+    if (!b || !window.fetch) { return; }
+    if (fetching) { again = true; return; } // one at a time; the last change wins
+    fetching = true;
+    fetch(b.getAttribute("data-url"), { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.status === 200 ? r.text() : null; })
+      .then(function (html) {
+        var old = bell();
+        if (!html || !old) { return; }
+        var holder = document.createElement("template");
+        holder.innerHTML = html.trim();
+        var fresh = holder.content.firstElementChild;
+        if (!fresh || fresh.id !== "bell") { return; }
+        var focused = document.activeElement === old;
+        old.replaceWith(fresh);
+        if (focused) { fresh.focus(); }
+        newest();
+      })
+      .catch(function () { /* offline: the next change or poll tries again */ })
+      .then(function () {
+        fetching = false;
+        if (again) { again = false; refresh(); }
+      });
   }
   function tell(message) { if (channel) { channel.postMessage(message); } }
   // Something happened to the account: the bell, and any list that listens (the lobby's
@@ -116,5 +139,6 @@
   }
   newest();
   showState();
+  // The notifications page swaps the bell in out of band (htmx) after "Mark read".
   document.addEventListener("htmx:afterSettle", function () { newest(); showState(); });
 })();

@@ -83,7 +83,7 @@ class TestBell:
         html = response.content.decode()
         assert response.status_code == 200
         assert html.startswith('<a id="bell"')
-        assert 'hx-get="/notifications/bell"' in html
+        assert 'data-url="/notifications/bell"' in html
         assert 'data-stream="/api/v1/stream"' in html
         assert f'data-latest="{note.pk}"' in html
         assert f'data-latest-text="Your turn in game {game.pk}."' in html
