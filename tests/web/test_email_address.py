@@ -267,6 +267,22 @@ class TestSettings:
         play_humans_until(game, {0: owner, 1: opponent, 2: third})
         assert mails_to("owner@example.org") == []
 
+    def test_the_form_inside_the_settings_page_posts_with_its_csrf_token(
+        self, make_user: Any
+    ) -> None:
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(make_user("bea"))
+        html = client.get("/settings/").content.decode()
+        section = html[html.index('<section id="email"') :]
+        section = section[: section.index("</section>")]
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', section)
+        assert token, section
+        data = {"form": "give", "email": "bea@example.org"}
+        assert client.post("/settings/email", data).status_code == 403
+        data["csrfmiddlewaretoken"] = token.group(1)
+        assert client.post("/settings/email", data).status_code == 302
+        assert player("bea").email_pending == "bea@example.org"
+
     def test_signed_out_the_email_page_asks_to_log_in(self, client: Client) -> None:
         response = client.post("/settings/email", {"form": "give", "email": "x@example.org"})
         assert response.status_code == 302
