@@ -31,6 +31,7 @@ run: venv
 	$(BIN)/python manage.py compile_translations -v 0
 	$(BIN)/python manage.py bootstrap_demo
 	@echo "Indulgence Online is starting on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	@echo "Emails (address confirmations, password resets, your turn) are printed below, in this terminal."
 	@# No Celery beat without Redis: the deadline sweeper runs beside the server.
 	$(BIN)/python manage.py sweep_deadlines --loop & sweeper=$$!; \
 	  trap 'kill $$sweeper 2>/dev/null' EXIT INT TERM; \

@@ -1,5 +1,6 @@
 """Limits on what makes the server send email to someone: challenges (a game created
-with invitations), disputes (each emails every seated player) and password resets.
+with invitations), disputes (each emails every seated player), password resets and
+address confirmations (games.email_addresses: sign-up or settings with a new address).
 
 Each is counted per account and per client address
 (:func:`games.client_address.client_address`), with the sliding-window counter of the
@@ -19,6 +20,8 @@ dispute_account            5/hour     disputes opened, per account
 dispute_address            20/hour    the same, per client address
 password_reset_account     3/hour     reset requests for one email address
 password_reset_address     10/hour    reset requests from one client address
+email_confirm_account      3/hour     confirmation messages to one email address
+email_confirm_address      10/hour    confirmation messages asked from one client address
 =========================  =========  ===============================================
 
 Password-reset mail is sent by a task (``games.password_reset_email``, on the notify
@@ -42,6 +45,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.views import PasswordResetView
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponseBase
+from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from rest_framework.request import Request
@@ -49,6 +53,7 @@ from rest_framework.throttling import BaseThrottle
 
 from games.api.throttles import sliding_window_wait
 from games.client_address import client_address
+from games.models import Player
 from games.web.ratelimit import parse_rate, too_many
 
 DEFAULT_LIMITS: dict[str, str] = {
@@ -58,6 +63,8 @@ DEFAULT_LIMITS: dict[str, str] = {
     "dispute_address": "20/hour",
     "password_reset_account": "3/hour",
     "password_reset_address": "10/hour",
+    "email_confirm_account": "3/hour",
+    "email_confirm_address": "10/hour",
 }
 
 View = Callable[..., HttpResponseBase]
@@ -222,11 +229,14 @@ def password_reset_send(
         "token": default_token_generator.make_token(user),
         "protocol": "https" if use_https else "http",
     }
-    PasswordResetForm().send_mail(
-        "registration/password_reset_subject.txt",
-        "registration/password_reset_email.html",
-        context,
-        None,
-        email,
-    )
+    player = Player.objects.filter(user=user).only("language").first()
+    # In the account's language: a worker has no request to take one from.
+    with translation.override(player.language if player else settings.LANGUAGE_CODE):
+        PasswordResetForm().send_mail(
+            "registration/password_reset_subject.txt",
+            "registration/password_reset_email.html",
+            context,
+            None,
+            email,
+        )
     return True

@@ -44,6 +44,10 @@ class Player(models.Model):
     bot_kind = models.CharField(max_length=16, choices=BotKind.choices, blank=True)
     language = models.CharField(max_length=8, default="en")
     notification_preferences = models.JSONField(default=default_notification_preferences)
+    # An address given at sign-up or in the settings and not confirmed yet: only the
+    # confirmation message goes to it (games/email_addresses.py). The account's
+    # ``user.email`` is the confirmed address, the only one any other mail goes to.
+    email_pending = models.EmailField(max_length=254, blank=True, default="")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

@@ -38,7 +38,12 @@ RETRY_POLICY: dict[str, Any] = {
 # consumed by their own worker in production (compose.yaml "notify-worker"), so that a
 # slow receiver never delays a bot turn or a settlement.
 NOTIFY_TASKS = frozenset(
-    {"games.webhook_deliver", "games.notification_email", "games.password_reset_email"}
+    {
+        "games.webhook_deliver",
+        "games.notification_email",
+        "games.password_reset_email",
+        "games.email_confirmation_email",
+    }
 )
 
 
@@ -204,3 +209,15 @@ def password_reset_email(
     return mail_limits.password_reset_send(
         user_id=user_id, email=email, domain=domain, site_name=site_name, use_https=use_https
     )
+
+
+@shared_task(
+    name="games.email_confirmation_email",
+    **{**RETRY_POLICY, "autoretry_for": (OperationalError, OSError)},  # SMTP errors too
+)
+def email_confirmation_email(user_id: int, address: str, base_url: str) -> bool:
+    """Send the message that confirms an address (games.email_addresses); the task makes
+    the link itself, so no token travels through the broker."""
+    from games import email_addresses
+
+    return email_addresses.confirmation_send(user_id=user_id, address=address, base_url=base_url)

@@ -259,6 +259,10 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Indulgence Online <noreply@localhost>")
+# How long the link that confirms an email address works (games/email_addresses.py).
+EMAIL_CONFIRM_SECONDS = int(os.environ.get("EMAIL_CONFIRM_SECONDS", str(2 * 24 * 3600)))
+# The header's bell polls this often while the account stream is closed (static/js/inbox.js).
+INBOX_POLL_SECONDS = float(os.environ.get("INBOX_POLL_SECONDS", "15"))
 
 # --- REST API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -374,6 +378,8 @@ MAIL_RATE_LIMITS = {
         "dispute_address": "20/hour",
         "password_reset_account": "3/hour",
         "password_reset_address": "10/hour",
+        "email_confirm_account": "3/hour",
+        "email_confirm_address": "10/hour",
     }.items()
 }
 # Server-Sent Events (games.streams).

@@ -75,6 +75,19 @@ def _seat_choices() -> list[tuple[str, Any]]:
 
 class SignupForm(UserCreationForm):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, initial="en")
+    # Not User.email: the address waits for its confirmation (games/email_addresses.py).
+    email = forms.EmailField(
+        label=_("Email address (optional)"),
+        required=False,
+        max_length=254,
+        help_text=_(
+            "For an email when it is your turn and to reset a forgotten password. We first "
+            "send one message with a link to confirm the address, and nothing else until "
+            "you follow it. Other players never see it. You can add or change it later in "
+            "Settings."
+        ),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)

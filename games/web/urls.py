@@ -1,6 +1,6 @@
 """Server-rendered pages (HTMX partials)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from games.mail_limits import invites_someone, mail_limited
 from games.web import views
@@ -29,4 +29,6 @@ urlpatterns = [
     path("players/<str:username>/", rate_limited("profile")(views.profile), name="profile"),
     path("rules/", views.rules_page, name="rules"),
     path("settings/", views.account_settings, name="settings"),
+    # The email address, the notifications page and the bell (games/web/account_urls.py).
+    path("", include("games.web.account_urls")),
 ]

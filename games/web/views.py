@@ -35,11 +35,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 import engine.indulgence as rules
-from games import bots, disputes, notifications, selectors, services, webhooks
+from games import bots, disputes, inbox, notifications, selectors, services, webhooks
 from games.api.parsers import MAX_JSON_DEPTH, json_depth
 from games.errors import NotFound, ServiceError, VersionConflict
 from games.models import GameStatus
-from games.web import forms, table, vocab
+from games.web import account_email, forms, table, vocab
 
 TABLE_TEMPLATE = "games/table.html"
 TABLE_PARTS = frozenset({"table", "hand", "trick", "edicts", "seats", "status", "settlement"})
@@ -128,7 +128,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(target or "lobby")
     form = forms.SignupForm(request.POST or None, initial={"language": _current_language()})
-    if request.method == "POST" and form.is_valid():
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and not account_email.signup_email_refused(request, form)
+    ):
         try:
             user = services.account_signup(
                 username=form.cleaned_data["username"],
@@ -140,6 +144,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             translation.activate(form.cleaned_data["language"])
+            account_email.signup_email_given(request, user, form.cleaned_data["email"])
             if target == reverse("play_now"):
                 target = reverse("table", args=[_play_now_game(user).pk])
             response = redirect(target or "lobby")
@@ -196,9 +201,10 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         selectors.game_summary(game=g, user=user)
         for g in selectors.game_list(user=user, status=GameStatus.OPEN)[:50]
     ]
+    # Games waiting for my move first (games/inbox.py).
     mine = [
         selectors.game_summary(game=g, user=user)
-        for g in selectors.game_list(user=user, mine=True).exclude(status=GameStatus.VOID)[:50]
+        for g in inbox.my_games_turn_first(user=user, limit=50)
     ]
     watch = [
         selectors.game_summary(game=g, user=user)
@@ -350,6 +356,9 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         return _table_render(request, game, status=POLL_STOP, announce=not unchanged)
     if unchanged:
         return HttpResponse(status=POLL_NO_CHANGE)
+    if since is None and not _is_htmx(request):
+        # Opening the table is seeing that it is my turn (games/inbox.py).
+        inbox.turn_notifications_seen(user=request.user, game_id=game.pk)
     part = request.GET.get("part", "table")
     if part not in TABLE_PARTS:
         part = "table"
@@ -364,6 +373,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     error = ""
     status = 200
+    started = timezone.now()
     try:
         action = json.loads(request.POST.get("action", ""))
     except (ValueError, RecursionError):  # RecursionError: nested thousands deep
@@ -392,6 +402,8 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             status = 409
         except ServiceError as exc:
             error, status = exc.detail, exc.status
+        else:  # a move of mine: its turn notifications are seen (not any newer one)
+            inbox.turn_notifications_seen(user=request.user, game_id=game.pk, before=started)
     if not _is_htmx(request):
         if error:
             messages.error(request, error)

@@ -60,6 +60,13 @@ GET: dict[str, tuple[str, str, str, str]] = {
     "language": ("405", "405", "405", "405"),
     "logout": ("405", "405", "405", "405"),
     "staff:act": ("405", "405", "405", "405"),
+    # The account's email address, the notifications page and the bell (issue 21).
+    "settings-email": (LOGIN, "200", "200", "200"),
+    "email-confirm": ("400", "400", "400", "400"),  # a forged token confirms nothing
+    "inbox": (LOGIN, "200", "200", "200"),
+    "inbox-bell": ("204", "200", "200", "200"),  # signed out: nothing to swap in
+    "inbox-read": ("405", "405", "405", "405"),
+    "inbox-read-all": ("405", "405", "405", "405"),
 }
 
 
@@ -71,6 +78,7 @@ def _url(name: str, route: str, cast: Cast) -> str:
         "token": "forged",
         "uidb64": "MQ",
         "username": cast.owner.username,
+        "notification_id": cast.owner.notifications.order_by("pk").first().pk,
     }
     params = re.findall(r"<(?:\w+:)?(\w+)>", route)
     return reverse(name, kwargs={p: values[p] for p in params})

@@ -146,7 +146,25 @@ POSTS: dict[str, Post] = {
         lambda c: {"username": c.owner.username},
         lambda c: {"display_name": "The Owner"},
     ),
+    "settings-email": ("owner", NONE, lambda c: {"form": "give", "email": "owner@example.org"}),
+    "email-confirm": (None, lambda c: {"token": _confirmation_token(c)}, NONE),
+    "inbox-read": (
+        "owner",
+        lambda c: {"notification_id": c.owner.notifications.filter(read_at=None).first().pk},
+        NONE,
+    ),
+    "inbox-read-all": ("owner", NONE, NONE),
 }
+
+
+def _confirmation_token(cast: Cast) -> str:
+    """The owner gave an address; the token of its confirmation link."""
+    from games import email_addresses
+
+    email_addresses.address_give(user=cast.owner, address="owner@example.org")
+    return email_addresses.confirmation_token(user_id=cast.owner.pk, address="owner@example.org")
+
+
 # Other kwargs an address may need, to try a POST at it.
 DEFAULT_KWARGS: dict[str, Callable[[Cast], Any]] = {
     "game_id": lambda c: c.game.pk,
@@ -155,6 +173,7 @@ DEFAULT_KWARGS: dict[str, Callable[[Cast], Any]] = {
     "token": lambda c: "x",
     "uidb64": lambda c: urlsafe_base64_encode(force_bytes(c.owner.pk)),
     "username": lambda c: c.owner.username,
+    "notification_id": lambda c: c.owner.notifications.order_by("pk").first().pk,
 }
 
 

@@ -25,7 +25,12 @@ from games.models import NotificationKind, Webhook, WebhookDelivery
 from indulgence_site.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTIFY_TASKS = ("games.webhook_deliver", "games.notification_email", "games.password_reset_email")
+NOTIFY_TASKS = (
+    "games.webhook_deliver",
+    "games.notification_email",
+    "games.password_reset_email",
+    "games.email_confirmation_email",
+)
 GAME_TASKS = ("games.bot_turn", "games.hand_settle", "games.deadlines_sweep")
 
 
