@@ -34,15 +34,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-import engine.indulgence as rules
-from games import bots, disputes, inbox, notifications, selectors, services, webhooks
+from games import bots, disputes, inbox, kinds, notifications, selectors, services, webhooks
 from games.api.parsers import MAX_JSON_DEPTH, json_depth
 from games.errors import NotFound, ServiceError, VersionConflict
 from games.models import GameStatus
-from games.web import account_email, forms, table, vocab
+from games.web import account_email, forms, pages_indulgence, table, vocab
 
-TABLE_TEMPLATE = "games/table.html"
-TABLE_PARTS = frozenset({"table", "hand", "trick", "edicts", "seats", "status", "settlement"})
+# Indulgence's table and its partials; every game's are its kind's pages
+# (games/web/pages_<key>.py).
+TABLE_TEMPLATE = pages_indulgence.TABLE_TEMPLATE
+TABLE_PARTS = pages_indulgence.TABLE_PARTS
 # The polling fallback: 304 Not Modified when nothing changed (base.html's htmx-config
 # makes htmx keep the table and go on polling: htmx 2 would otherwise swap the empty body),
 # 286 with the final table once the game is over (htmx swaps it and stops polling).
@@ -190,7 +191,12 @@ def _current_language() -> str:
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = {**_lobby_context(request), "form": forms.GameCreateForm()}
+    """The lobby; ``?game=<key>`` shows the create form of that game (default Indulgence)."""
+    game_type = request.GET.get("game", kinds.DEFAULT)
+    if game_type not in kinds.KINDS:
+        game_type = kinds.DEFAULT
+    form = forms.GameCreateForm(game_type=game_type)
+    context = {**_lobby_context(request), "form": form, "game_types": kinds.hosted()}
     template = "games/lobby.html#lists" if _is_htmx(request) else "games/lobby.html"
     return render(request, template, context)
 
@@ -240,6 +246,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
         try:
             game = services.game_create(
                 creator=request.user,  # type: ignore[arg-type]
+                game_type=form.cleaned_data["game_type"],
                 player_count=form.cleaned_data["player_count"],
                 variant=form.cleaned_data["variant"],
                 turn_timeout_seconds=form.cleaned_data["turn_timeout_seconds"],
@@ -297,14 +304,15 @@ def _table_render(
     announce: bool = False,
 ) -> HttpResponse:
     view = selectors.game_view(game=game, user=request.user)
-    context = table.table_context(view)
+    pages = kinds.of(game).pages
+    context = pages.table_context(view)
     context["error"] = error
-    context["announce"] = table.announcement(context) if announce else ""
+    context["announce"] = pages.announcement(context) if announce else ""
     if _is_htmx(request):
-        return render(request, f"{TABLE_TEMPLATE}#{part}", context, status=status)
+        return render(request, f"{pages.TABLE_TEMPLATE}#{part}", context, status=status)
     context["disputes"] = selectors.disputes_visible(user=request.user, game=game)
     context["can_dispute"] = _dispute_open(game, seated=view["my_seat"] is not None)
-    return render(request, TABLE_TEMPLATE, context, status=status)
+    return render(request, pages.TABLE_TEMPLATE, context, status=status)
 
 
 def _dispute_open(game: Any, *, seated: bool) -> bool:
@@ -360,7 +368,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         # Opening the table is seeing that it is my turn (games/inbox.py).
         inbox.turn_notifications_seen(user=request.user, game_id=game.pk)
     part = request.GET.get("part", "table")
-    if part not in TABLE_PARTS:
+    if part not in kinds.of(game).pages.TABLE_PARTS:
         part = "table"
     return _table_render(request, game, part=part, announce=since is not None)
 
@@ -467,40 +475,13 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     if step is None:
         return _bad_request()
     step = max(0, min(step, len(moves)))
-    state = selectors.record_replay(
-        player_count=record["player_count"],
-        variant=record["variant"],
-        seed=record["seed"],
-        moves=moves[:step],
+    kind = kinds.of(game)
+    state = selectors.game_replay(
+        game, selectors.replay_moves(game.moves.filter(archived_at=None).order_by("seq")[:step])
     )
-    names = {s["seat"]: s["username"] for s in record["seats"]}
-    view = rules.view(state, None)
-    view.update(
-        {
-            "id": game.pk,
-            "status": "finished" if step == len(moves) else "in_progress",
-            "seats": [
-                {
-                    **s,
-                    "username": names[s["seat"]],
-                    "display_name": names[s["seat"]],
-                    "is_bot": next(r["is_bot"] for r in record["seats"] if r["seat"] == s["seat"]),
-                    "bot_kind": None,
-                }
-                for s in view["seats"]
-            ],
-            "version": game.version,
-        }
+    context = kind.pages.replay_context(
+        game=game, record=record, state=state, engine=kind.engine, step=step
     )
-    context = table.table_context(view)
-    context["hands"] = [
-        {
-            "name": table.seat_name(view, seat),
-            "cards": [table.card_face(card) for card in rules.view(state, seat)["my_hand"]],
-        }
-        for seat in range(record["player_count"])
-    ]
-    last_move = moves[step - 1] if step else None
     context.update(
         {
             "game": game,
@@ -508,51 +489,11 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "total": len(moves),
             "prev": max(step - 1, 0),
             "next": min(step + 1, len(moves)),
-            "last_move": _move_text(last_move, names) if last_move else "",
             "seed": record["seed"],
         }
     )
-    template = "games/replay.html#board" if _is_htmx(request) else "games/replay.html"
-    return render(request, template, context)
-
-
-def _move_text(move: dict[str, Any], names: dict[int, str]) -> str:
-    action = move["action"]
-    who = names.get(move["seat"], "") if move["seat"] is not None else ""
-    kind = action.get("type")
-    if kind == "advance":
-        return _("The hand was settled and the next one dealt.")
-    if kind == "play":
-        text = _("%(name)s played %(card)s.") % {
-            "name": who,
-            "card": vocab.card_label(action["card"]),
-        }
-        if action.get("indulgence"):
-            text += " " + _("(with the Indulgence ring)")
-        return text
-    if kind == "choose_edict":
-        return _("%(name)s chose the edict “%(edict)s”.") % {
-            "name": who,
-            "edict": vocab.edict_title(action["edict"]),
-        }
-    if kind == "sin":
-        return _("%(name)s sinned.") % {"name": who}
-    if kind == "pass":
-        return _("%(name)s passed.") % {"name": who}
-    if kind == "name_trump":
-        return _("%(name)s named %(family)s as trump.") % {
-            "name": who,
-            "family": vocab.family_name(action["family"]),
-        }
-    if kind == "papal_bull":
-        return _("%(name)s played a papal bull.") % {"name": who}
-    if kind == "resolve_tie":
-        return _("%(name)s settled a tie for %(family)s on %(seat)s.") % {
-            "name": who,
-            "family": vocab.family_name(action["family"]),
-            "seat": names.get(action["seat"], ""),
-        }
-    return who
+    template = kind.pages.REPLAY_TEMPLATE
+    return render(request, f"{template}#board" if _is_htmx(request) else template, context)
 
 
 # --- leaderboard and rules -------------------------------------------------------------------
@@ -564,26 +505,21 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     rows: list[dict[str, Any]] = []
     if form.is_valid():
         rows = selectors.leaderboard(
-            variant=form.cleaned_data["variant"], player_count=form.cleaned_data["player_count"]
+            game_type=form.cleaned_data["game_type"],
+            variant=form.cleaned_data["variant"],
+            player_count=form.cleaned_data["player_count"],
         )
     template = "games/leaderboard.html#board" if _is_htmx(request) else "games/leaderboard.html"
     return render(request, template, {"form": form, "rows": rows})
 
 
 @require_GET
-def rules_page(request: HttpRequest) -> HttpResponse:
-    from engine.indulgence.edicts import CATALOG
-
-    edicts = [
-        {
-            **vocab.edict_display(e.as_dict()),
-            "basic": e.basic,
-            "amount": e.edict_amount,
-            "reward": e.sin_reward,
-        }
-        for e in CATALOG
-    ]
-    return render(request, "rules.html", {"edicts": edicts})
+def rules_page(request: HttpRequest, game_type: str = kinds.DEFAULT) -> HttpResponse:
+    """A game's rules (``/rules/`` is Indulgence's, ``/rules/<key>/`` any game's)."""
+    if game_type not in kinds.KINDS:
+        raise Http404(_("There is no such game."))
+    pages = kinds.get(game_type).pages
+    return render(request, pages.RULES_TEMPLATE, pages.rules_context())
 
 
 # --- profile --------------------------------------------------------------------------------
@@ -658,7 +594,8 @@ def _won(game: Any, owner: User) -> bool | None:
     if game.status != GameStatus.FINISHED or not game.result:
         return None
     seat = next((s.number for s in game.seats.all() if s.player.user_id == owner.pk), None)
-    return seat is not None and game.result.get("winner_seat") == seat
+    winners = game.result.get("winner_seats") or [game.result.get("winner_seat")]
+    return seat is not None and seat in winners
 
 
 # --- settings -------------------------------------------------------------------------------

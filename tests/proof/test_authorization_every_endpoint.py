@@ -115,6 +115,8 @@ MORE: dict[str, tuple[str, str, dict[str, Any] | None, dict[str, Outcome]]] = {
         _row(OK, OK, OK, OK, OK, OK),
     ),
     "account stream": ("get", "/api/v1/stream", None, _row(OK, OK, OK, NO_ACCOUNT, OK, OK)),
+    # The games the server hosts (issue 24): public, as the schema.
+    "game types": ("get", "/api/v1/game-types/", None, _row(OK, OK, OK, OK, OK, OK)),
 }
 # Served for documentation, not data: anyone may read them.
 PUBLIC_DOCS = {"schema", "docs"}
