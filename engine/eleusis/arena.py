@@ -270,6 +270,17 @@ def _mean_points(seats: Sequence[SeatOutcome]) -> float:
     return sum(s.points for s in seats) / len(seats)
 
 
+def verdict(i: Interval) -> str:
+    """Where a difference's interval lies: "above zero", "below zero", "includes zero"."""
+    if i.low is None or i.high is None:
+        return "no interval"
+    if i.low > 0:
+        return "above zero"
+    if i.high < 0:
+        return "below zero"
+    return "includes zero"
+
+
 def compare(outcomes: Sequence[RoundOutcome], a: str, b: str) -> JsonDict:
     """``a`` minus ``b``, paired within each round (same seed, same rule and deal): the
     difference of their mean points and of their true-prophet shares in that round, with
@@ -280,8 +291,8 @@ def compare(outcomes: Sequence[RoundOutcome], a: str, b: str) -> JsonDict:
     return {
         "a": a,
         "b": b,
-        "points": {**_interval(p), "above_zero": p.above_zero()},
-        "true_prophet": {**_interval(q), "above_zero": q.above_zero()},
+        "points": {**_interval(p), "above_zero": p.above_zero(), "verdict": verdict(p)},
+        "true_prophet": {**_interval(q), "above_zero": q.above_zero(), "verdict": verdict(q)},
     }
 
 
@@ -340,11 +351,11 @@ def _pct(i: JsonDict) -> str:
     return f"{i['estimate']:.1%} [{i['low']:.1%}, {i['high']:.1%}]"
 
 
-def _num(i: JsonDict, signed: bool = False, scale: float = 1.0, unit: str = "") -> str:
+def _num(i: JsonDict, signed: bool = False, scale: float = 1.0) -> str:
     if i["estimate"] is None:
         return "-"
     fmt = "+.2f" if signed else ".2f"
-    text = format(i["estimate"] * scale, fmt) + unit
+    text = format(i["estimate"] * scale, fmt)
     if i["low"] is None:
         return text
     return f"{text} [{i['low'] * scale:{fmt}}, {i['high'] * scale:{fmt}}]"
@@ -357,23 +368,23 @@ def _group_lines(title: str, g: JsonDict) -> list[str]:
         f"{title}: {g['rounds']} rounds; rules {rules}",
         f"  end: {reasons}; judged turns per round {_num(g['turns'])}; "
         f"dealer points {_num(g['dealer_points'])}",
-        f"  {'bot':<10} {'seat-rounds':>11}  {'true prophet':<24} {'plays to office':<24} "
+        f"  {'bot':<10} {'seat-rounds':>11}  {'true prophet':<24} {'plays to office':<30} "
         f"{'overthrown':<24} {'points/round':<22}",
     ]
     for kind, b in g["bots"].items():
+        plays = b["plays_to_office"]
         lines.append(
             f"  {kind:<10} {b['seat_rounds']:>11}  {_pct(b['true_prophet']):<24} "
-            f"{_num(b['plays_to_office']) + ' (n ' + str(b['plays_to_office']['n']) + ')':<24} "
+            f"{_num(plays) + ' (n ' + str(plays['n']) + ')':<30} "
             f"{_pct(b['overthrown']):<24} {_num(b['points']):<22}"
         )
     c = g.get("compare")
     if c is not None:
-        verdict = {True: "above zero", False: "NOT above zero"}
         lines.append(
             f"  {c['a']} - {c['b']}: points/round {_num(c['points'], signed=True)} "
-            f"({verdict[c['points']['above_zero']]}); true-prophet share "
-            f"{_num(c['true_prophet'], signed=True, scale=100, unit=' pts')} "
-            f"({verdict[c['true_prophet']['above_zero']]})"
+            f"({c['points']['verdict']}); true-prophet share "
+            f"{_num(c['true_prophet'], signed=True, scale=100)} percentage points "
+            f"({c['true_prophet']['verdict']})"
         )
     return lines
 

@@ -21,9 +21,11 @@ from engine.eleusis.arena import (
     play_round,
     rotated,
     summarise,
+    verdict,
 )
 from engine.eleusis.setup import tier
 from engine.eleusis.state import DIFFICULTIES
+from engine.stats import Interval
 
 SMALL = ArenaConfig(
     seats=("novice", "random", "random"),
@@ -142,13 +144,22 @@ def test_the_summary_counts_seat_rounds_shares_means_and_paired_differences() ->
     assert compare["points"]["estimate"] == pytest.approx((28 + 5 + 6 + 22) / 4)
     assert compare["points"]["low"] < 0  # four rounds are too few to tell
     assert compare["points"]["above_zero"] is False
+    assert compare["points"]["verdict"] == "includes zero"
     assert compare["true_prophet"]["estimate"] == pytest.approx(0.5)
     assert compare["true_prophet"]["n"] == 4
     assert easy["rules"] == {"R01": 4}
     assert "all" not in report  # one tier only
     text = format_report(report)
-    assert "a - b: points/round +15.25" in text
+    assert "a - b: points/round +15.25 [-3." in text
+    assert "(includes zero); true-prophet share +50.00 [" in text
     assert "50.0% [15.0%, 85.0%]" in text
+
+
+def test_a_difference_is_above_below_or_around_zero() -> None:
+    assert verdict(Interval(2.0, 0.5, 3.5, 40)) == "above zero"
+    assert verdict(Interval(-2.0, -3.5, -0.5, 40)) == "below zero"
+    assert verdict(Interval(0.1, -1.0, 1.2, 40)) == "includes zero"
+    assert verdict(Interval(1.0, None, None, 1)) == "no interval"
 
 
 def test_same_seed_same_report_whatever_the_number_of_workers() -> None:
