@@ -71,7 +71,7 @@ def test_library_rules_of_each_family_are_in_its_hypothesis_space(
     assert _row_of(rule.source, family) in set(family.rows)
 
 
-def test_or39_evidence_reads_right_cards_wrong_cards_and_strings_in_their_contexts() -> None:
+def test_or40_evidence_reads_right_cards_wrong_cards_and_strings_in_their_contexts() -> None:
     main = [FACE_INDEX[f] for f in ("7C", "9S", "2C")]
     ev = evidence(
         main,
@@ -180,7 +180,7 @@ def test_every_action_of_a_table_of_scientists_is_accepted_and_the_round_verifie
     assert {"library_rule", "play"} <= kinds
 
 
-def test_or39_view_evidence_agrees_with_the_rule_of_a_played_round() -> None:
+def test_or40_view_evidence_agrees_with_the_rule_of_a_played_round() -> None:
     """Everything the evidence calls right is right under the round's real rule, and
     everything it calls wrong is wrong (the rule is revealed in the record)."""
     state = game.new_game(
@@ -231,7 +231,7 @@ def _red_round(cycles: int) -> game.State:
     return state
 
 
-def test_or41_the_scientist_declares_when_the_expected_bonus_beats_going_out() -> None:
+def test_or42_the_scientist_declares_when_the_expected_bonus_beats_going_out() -> None:
     early = scientist_bot(game.view(_red_round(0), 4), random.Random(0))
     assert early["prophet"] == "no"
     late = scientist_bot(game.view(_red_round(3), 4), random.Random(0))
@@ -240,7 +240,7 @@ def test_or41_the_scientist_declares_when_the_expected_bonus_beats_going_out() -
     assert late["cards"] == ["QD.1"]  # its only red card
 
 
-def test_or40_weights_are_powers_of_two_by_size_and_share() -> None:
+def test_or41_weights_are_powers_of_two_by_size_and_share() -> None:
     """Every posterior weight is an integer power of two; of two survivors the smaller
     hypothesis outweighs the larger by 2^(lambda x their difference in half units)."""
     post = Science(lam=5).posterior(Evidence())
