@@ -8,7 +8,8 @@
 
 Every entry of :data:`GAMES` satisfies :class:`engine.core.GameModule`: a ``META`` describing the
 game and the functions of the engine contract. The server knows games only through this
-module. New Eleusis (``eleusis``) is not listed yet: :mod:`engine.eleusis` so far holds
+module. Pax Illuminaten (``pax``) is listed without its automa variants (not built yet).
+New Eleusis (``eleusis``) is not listed yet: :mod:`engine.eleusis` so far holds
 its rule language, sanity check and library, not the game (NE-1 to NE-15).
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 from engine import bots as indulgence_bots
 from engine import indulgence
 from engine.core import Bot, GameMeta, GameModule, JsonDict
+from engine.pax.game import PaxGame
 
 
 def _indulgence_bot(kind: str) -> Bot:
@@ -101,6 +103,7 @@ class IndulgenceGame:
 
 GAMES: dict[str, GameModule] = {
     "indulgence": IndulgenceGame(),
+    "pax": PaxGame(),
 }
 
 

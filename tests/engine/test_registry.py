@@ -13,9 +13,9 @@ from engine.core import JsonDict
 from engine.indulgence.rules import replay
 
 
-def test_games_lists_indulgence_and_not_yet_eleusis() -> None:
+def test_games_lists_indulgence_and_pax_and_not_yet_eleusis() -> None:
     """New Eleusis is only its rule language so far: no META, so not registered."""
-    assert set(registry.GAMES) == {"indulgence"}
+    assert set(registry.GAMES) == {"indulgence", "pax"}
     with pytest.raises(KeyError, match="eleusis"):
         registry.get("eleusis")
 

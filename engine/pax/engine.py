@@ -1,0 +1,160 @@
+"""The game through the engine contract (engine/core.py): new_game, to_act,
+legal_actions, apply, advance, is_over, result (R78-R80, H.2, H.7).
+
+``apply`` replays the open program from its origin with the answers given so far plus
+the new one (see :mod:`engine.pax.flow`), then runs on into the next decision program;
+it stops at a decision or before an automatic step. ``advance`` runs one automatic
+program (R78). A refused action raises ``IllegalAction`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import IllegalAction, JsonDict
+from engine.pax.flow import Ask, Ctx, action_key
+from engine.pax.menu import menu_problem
+from engine.pax.phases import DECISION_PROGRAMS, PROGRAMS
+from engine.pax.setup import STANDARD, SetupError, new_setup
+from engine.pax.state import State, Table, freeze, table_from_setup, thaw
+
+VARIANTS = (STANDARD,)
+"""H.2 lists automa variants too; the automa (14) is not built yet, so only standard."""
+
+
+def new_game(
+    player_count: int, variant: str, seed: str, options: Mapping[str, Any] | None = None
+) -> State:
+    """A game of ``player_count`` seats (H.2): ``options`` may hold ``round_cap``."""
+    if variant != STANDARD and variant.startswith("automa-"):
+        raise SetupError(
+            f"The automa variants ({variant}) are not implemented yet: play 'standard'."
+        )
+    round_cap = None
+    for key, value in (options or {}).items():
+        if key != "round_cap":
+            raise SetupError(f"Pax takes only the option round_cap, not {key!r}.")
+        if value is not None and (type(value) is not int or value < 1):
+            raise SetupError("round_cap is a whole number of rounds, at least 1 (15.5.3).")
+        round_cap = value
+    if not isinstance(seed, str):
+        raise SetupError("The seed is a string (H.2).")
+    setup = new_setup(player_count, variant, seed)
+    return freeze(table_from_setup(setup, seed, round_cap))
+
+
+def is_over(state: State) -> bool:
+    return state.result is not None
+
+
+def result(state: State) -> JsonDict | None:
+    return None if state.result is None else dict(state.result)
+
+
+def to_act(state: State) -> int | None:
+    return state.pending[-1][0] if state.pending else None
+
+
+def _run(
+    t: Table, origin: State | None, answers: list[tuple[int | None, JsonDict, bool]]
+) -> Ask | None:
+    """Run ``t.program`` with recorded answers until a live decision or its end; then on
+    into decision programs, stopping before an automatic one."""
+    while True:
+        name = t.program
+        assert name is not None
+        ctx = Ctx(t, answers)
+        gen = PROGRAMS[name](t, ctx)
+        try:
+            ask = next(gen)
+        except StopIteration:
+            ask = None
+        if ask is not None:
+            t.pending = [(ask.seat, ask.kind, ask.cards)]
+            t.options = ask.options
+            t.answers = ctx.answers
+            fresh = name in DECISION_PROGRAMS and not ctx.answers
+            t.origin = None if fresh else origin
+            return ask
+        t.pending = []
+        t.options = None
+        t.answers = []
+        t.origin = None
+        if t.result is not None or t.program not in DECISION_PROGRAMS:
+            return None
+        origin = freeze(t, close=False)
+        answers = []
+
+
+def _options(state: State) -> tuple[JsonDict, ...]:
+    """The live decision's options (cached in the state, or found again by replay)."""
+    if state.options is not None:
+        return state.options
+    base = state.origin if state.origin is not None else state
+    t = thaw(base)
+    t.pending = []
+    ask = _run(t, base if state.origin is not None else None, list(state.answers))
+    assert ask is not None
+    return tuple(ask.options)
+
+
+def legal_actions(state: State, seat: int) -> list[JsonDict]:
+    """Every action ``seat`` may take now (R80); [] when it is not that seat's decision."""
+    if state.result is not None or to_act(state) != seat:
+        return []
+    return [dict(a) for a in _options(state)]
+
+
+def apply(state: State, seat: int, action: JsonDict) -> State:
+    if state.result is not None:
+        raise IllegalAction("game_over", "The game is over.")
+    who = to_act(state)
+    if who is None:
+        raise IllegalAction("no_decision", "Nobody is to act: the engine takes a step (R78).")
+    if seat != who:
+        raise IllegalAction("not_your_turn", f"Seat {who} is to act, not seat {seat}.")
+    options = _options(state)
+    key = action_key(action)
+    if not any(action_key(o) == key for o in options):
+        raise _refusal(state, action)
+    answers: list[tuple[int | None, JsonDict, bool]]
+    if state.origin is None:
+        t = thaw(state)
+        origin: State | None = state
+        answers = [(seat, action, True)]
+    else:
+        t = thaw(state.origin)
+        origin = state.origin
+        answers = [*state.answers, (seat, action, True)]
+    t.pending = []
+    t.options = None
+    _run(t, origin, answers)
+    return freeze(t)
+
+
+def advance(state: State) -> State:
+    """Run one automatic step (R78) and log it."""
+    if state.result is not None:
+        raise IllegalAction("game_over", "The game is over.")
+    if state.pending:
+        raise IllegalAction("decision_pending", f"Seat {to_act(state)} is to act.")
+    t = thaw(state)
+    t.open_entry(None, None)
+    _run(t, freeze(t, close=False), [])
+    return freeze(t)
+
+
+def _refusal(state: State, action: Any) -> IllegalAction:
+    kind = state.pending[-1][1]
+    if not isinstance(action, dict):
+        return IllegalAction("malformed", "An action is a JSON object (H.7).")
+    if kind == "action":
+        t = thaw(state)
+        problem = menu_problem(t, action)
+        if problem is not None:
+            return IllegalAction(*problem)
+    return IllegalAction(
+        "not_legal",
+        f"{action.get('type')!r} is not one of the options of this '{kind}' decision (H.7).",
+    )

@@ -1,0 +1,618 @@
+"""The game state: a mutable working ``Table`` for the rules and the immutable ``State``.
+
+``State`` is the value the contract hands out (frozen, tuples only, compares by value).
+``thaw(state)`` gives a ``Table`` the rules change in place; ``freeze(table)`` gives the
+next ``State``. A refused action never freezes its table, so nothing changes (H.7).
+
+Map positions are indexes into the layout's reading order (3.2 step 2); ``PLACARD`` (-1)
+is the acting seat's placard as a ref (H.1). Factions are indexes in faction order (2.1).
+The log (H.6) is kept as closed entries plus the entry being written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from engine.core import JsonDict
+from engine.pax.catalog import PaxData
+from engine.pax.geometry import Pos, neighbours
+from engine.pax.loader import data as packaged_data
+from engine.pax.setup import Setup
+
+PLACARD = -1
+"""The ref of the acting seat's own placard (H.1)."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """What the rules read of a luminary (A.3), factions as indexes."""
+
+    id: str
+    rank: str
+    factions: tuple[int, ...]
+    strength: int | str
+    affiliation: str | None
+    knight: bool
+    slots: tuple[tuple[int, ...], ...]
+    ability: str
+    favor: tuple[str, ...]
+    extort_per_disk: int | None
+
+    @property
+    def top(self) -> int:
+        return self.factions[0]
+
+    @property
+    def bottom(self) -> int | None:
+        return self.factions[1] if len(self.factions) > 1 else None
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The data set as the rules read it."""
+
+    data: PaxData
+    factions: tuple[str, ...]
+    cards: dict[str, Card]
+    ability_type: dict[str, str]
+    ability_action: dict[str, str | None]
+    fc_faction: dict[str, int]  # faction card id -> faction index
+    fc_by_faction: dict[int, str]
+    edict_faction: dict[str, int]
+    contact_factions: dict[str, tuple[int, ...]]
+    contact_number: dict[str, int]
+
+
+@cache
+def catalog(d: PaxData | None = None) -> Catalog:
+    """The catalogue of a data set (the packaged one by default), built once."""
+    d = d or packaged_data()
+    codes = d.faction_codes
+    fi = {c: i for i, c in enumerate(codes)}
+    cards = {}
+    for lum in d.luminaries.values():
+        rank = d.ranks[lum.rank]
+        cards[lum.id] = Card(
+            lum.id,
+            lum.rank,
+            tuple(fi[f] for f in lum.factions),
+            lum.strength,
+            lum.affiliation,
+            lum.knight,
+            tuple(tuple(fi[f] for f in slot) for slot in lum.slots),
+            lum.ability,
+            rank.favor,
+            rank.extort_favor_per_disk,
+        )
+    return Catalog(
+        data=d,
+        factions=codes,
+        cards=cards,
+        ability_type={a.id: a.type for a in d.abilities.values()},
+        ability_action={a.id: a.action for a in d.abilities.values()},
+        fc_faction={fc.id: fi[fc.faction] for fc in d.faction_cards.values()},
+        fc_by_faction={fi[fc.faction]: fc.id for fc in d.faction_cards.values()},
+        edict_faction={e.id: fi[e.faction] for e in d.edicts.values()},
+        contact_factions={c.id: tuple(fi[f] for f in c.factions) for c in d.contacts.values()},
+        contact_number={c.id: c.number for c in d.contacts.values()},
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Static:
+    """What never changes in a game: seats, map, seed (secret until the end)."""
+
+    cat: Catalog
+    setup: Setup
+    seed: str
+    round_cap: int | None
+    players: int
+    humans: int
+    positions: tuple[Pos, ...]
+    index: dict[Pos, int]
+    nbrs: tuple[tuple[int, ...], ...]  # the six-neighbour map positions, clockwise (R48)
+    edge: tuple[bool, ...]
+    interior: tuple[bool, ...]
+    row: tuple[int, ...]
+    top_row: int
+    middle_row: int
+    bottom_row: int
+    placards: tuple[Pos, ...]
+    touch: tuple[tuple[int, ...], ...]  # per seat: the map positions its placard touches
+    touched_by: tuple[tuple[int, ...], ...]  # per position: seats whose placard touches it
+    contact: tuple[tuple[int, ...], ...]  # per seat: its contact card's factions
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Static) and (
+            self.seed,
+            self.round_cap,
+            self.setup,
+        ) == (other.seed, other.round_cap, other.setup)
+
+    def __hash__(self) -> int:
+        return hash((self.seed, self.round_cap))
+
+    def adjacent(self, a: int, b: int) -> bool:
+        """2.3.2 with self-adjacency (2.3.3, R03)."""
+        return a == b or b in self.nbrs[a]
+
+
+def make_static(setup: Setup, seed: str, round_cap: int | None, d: PaxData | None = None) -> Static:
+    cat = catalog(d)
+    layout = cat.data.layouts[setup.layout]
+    geo = layout.geometry
+    positions = geo.positions
+    index = {p: i for i, p in enumerate(positions)}
+    seats = layout.seats(setup.players)
+    touch = tuple(tuple(index[p] for p in geo.touching(s.placard)) for s in seats)
+    return Static(
+        cat=cat,
+        setup=setup,
+        seed=seed,
+        round_cap=round_cap,
+        players=setup.players,
+        humans=setup.players - (setup.automa is not None),
+        positions=positions,
+        index=index,
+        nbrs=tuple(tuple(index[q] for q in neighbours(p) if q in index) for p in positions),
+        edge=tuple(geo.is_edge(p) for p in positions),
+        interior=tuple(geo.is_interior(p) for p in positions),
+        row=tuple(p[0] for p in positions),
+        top_row=geo.top_row,
+        middle_row=geo.middle_row,
+        bottom_row=geo.bottom_row,
+        placards=tuple(s.placard for s in seats),
+        touch=touch,
+        touched_by=tuple(
+            tuple(s for s in range(len(seats)) if i in touch[s]) for i in range(len(positions))
+        ),
+        contact=tuple(cat.contact_factions[s.contact] for s in setup.seats),
+    )
+
+
+@dataclass
+class Turn:
+    """The per-turn records (2.14, H.5.3)."""
+
+    main_used: int = 0
+    main_allowed: int = 2
+    quick_used: bool = False
+    claimed_faction: bool = False
+    claimed_plot: bool = False
+    buffs: list[str] = field(default_factory=list)
+    chain_ended: bool = False
+    yielded: list[int] = field(default_factory=list)
+    revealed: bool = False
+    specials_used: list[str] = field(default_factory=list)
+    scout_adjacent: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Oust:
+    """The Oust in progress (H.5.4)."""
+
+    attacker: int
+    defender: int
+    acting: int
+    target: int
+    k: int
+    round: int
+    init: list[int]
+    favoured: int | None
+    sums: list[int]
+    autowin: list[int]
+    sealed: list[tuple[int, str | None]]
+    ident: int  # the log seq that declared it: the oust_id of 15.2
+
+
+@dataclass
+class Table:
+    """The mutable working copy of a state. Rules change it; ``freeze`` ends the work."""
+
+    g: Static
+    round: int
+    start_seat: int
+    active: int
+    phase: str
+    edicts_discarded: int
+    final_round: bool
+    exhaustions: int
+    reshuffles: int
+    cards: list[str]
+    up: list[bool]
+    slots: list[list[int | None]]
+    pool: list[int]
+    favor: list[list[int]]
+    disks: list[int]
+    hands: list[list[str]]
+    events: list[list[str]]
+    active_event: list[str | None]
+    edicts: list[list[list[Any]]]  # per seat: [card, favor], oldest first
+    plot: list[str | None]
+    plot_revealed: list[bool]
+    court: list[str | None]
+    chamberlain: int
+    deck: list[str]
+    discard: list[str]
+    schemes: list[tuple[str, bool]]
+    oust_played: list[tuple[int, str]]
+    plan: str | None
+    event_deck: list[str]
+    event_discard: list[str]
+    event_box: list[str]
+    public_plots: list[str]
+    plot_deck: list[str]
+    claims_on: dict[str, list[int]]
+    claims_under: dict[str, list[int]]
+    fcards: list[list[Any]]  # [card, holder, owner, exhausted] in faction order
+    faction_box: list[str]
+    cubes: list[int]
+    token: int | None
+    turn: Turn
+    oust: Oust | None
+    pending: list[tuple[int, str, tuple[str, ...]]]
+    result: JsonDict | None
+    # engine-only (state.internal)
+    program: str | None
+    origin: State | None
+    answers: list[tuple[int | None, JsonDict, bool]]
+    options: list[JsonDict] | None
+    # the log (H.6): closed entries, and the entry being written
+    log: tuple[JsonDict, ...]
+    entry: JsonDict | None
+    new_log: list[JsonDict] = field(default_factory=list)
+
+    # --- the log ----------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        return len(self.log) + len(self.new_log) + (self.entry is not None)
+
+    def step(self, kind: str, **keys: Any) -> None:
+        """Log an automatic step (H.6) in the entry being written."""
+        if self.entry is None:
+            self.entry = {"seq": self.seq + 1, "seat": None, "action": None, "steps": []}
+        self.entry["steps"].append({"step": kind, **keys})
+
+    def open_entry(self, seat: int | None, action: JsonDict | None) -> None:
+        self.close_entry()
+        self.entry = {"seq": self.seq + 1, "seat": seat, "action": action, "steps": []}
+
+    def close_entry(self) -> None:
+        if self.entry is not None:
+            self.new_log.append(self.entry)
+            self.entry = None
+
+    def pos(self, i: int) -> list[int]:
+        r, c = self.g.positions[i]
+        return [r, c]
+
+    def ref_json(self, i: int) -> list[int] | str:
+        return "placard" if i == PLACARD else self.pos(i)
+
+
+@dataclass(frozen=True)
+class FrozenTurn:
+    main_used: int
+    main_allowed: int
+    quick_used: bool
+    claimed_faction: bool
+    claimed_plot: bool
+    buffs: tuple[str, ...]
+    chain_ended: bool
+    yielded: tuple[int, ...]
+    revealed: bool
+    specials_used: tuple[str, ...]
+    scout_adjacent: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FrozenOust:
+    attacker: int
+    defender: int
+    acting: int
+    target: int
+    k: int
+    round: int
+    init: tuple[int, ...]
+    favoured: int | None
+    sums: tuple[int, ...]
+    autowin: tuple[int, ...]
+    sealed: tuple[tuple[int, str | None], ...]
+    ident: int
+
+
+@dataclass(frozen=True)
+class State:
+    """An immutable game state (16.1; its JSON is H.5 plus the record, see ``record``)."""
+
+    g: Static
+    round: int
+    start_seat: int
+    active: int
+    phase: str
+    edicts_discarded: int
+    final_round: bool
+    exhaustions: int
+    reshuffles: int
+    cards: tuple[str, ...]
+    up: tuple[bool, ...]
+    slots: tuple[tuple[int | None, ...], ...]
+    pool: tuple[int, ...]
+    favor: tuple[tuple[int, ...], ...]
+    disks: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    events: tuple[tuple[str, ...], ...]
+    active_event: tuple[str | None, ...]
+    edicts: tuple[tuple[tuple[str, int], ...], ...]
+    plot: tuple[str | None, ...]
+    plot_revealed: tuple[bool, ...]
+    court: tuple[str | None, ...]
+    chamberlain: int
+    deck: tuple[str, ...]
+    discard: tuple[str, ...]
+    schemes: tuple[tuple[str, bool], ...]
+    oust_played: tuple[tuple[int, str], ...]
+    plan: str | None
+    event_deck: tuple[str, ...]
+    event_discard: tuple[str, ...]
+    event_box: tuple[str, ...]
+    public_plots: tuple[str, ...]
+    plot_deck: tuple[str, ...]
+    claims_on: tuple[tuple[str, tuple[int, ...]], ...]
+    claims_under: tuple[tuple[str, tuple[int, ...]], ...]
+    fcards: tuple[tuple[str, int | None, int | None, bool], ...]
+    faction_box: tuple[str, ...]
+    cubes: tuple[int, ...]
+    token: int | None
+    turn: FrozenTurn
+    oust: FrozenOust | None
+    pending: tuple[tuple[int, str, tuple[str, ...]], ...]
+    result: JsonDict | None
+    program: str | None
+    origin: State | None
+    answers: tuple[tuple[int | None, JsonDict, bool], ...]
+    log: tuple[JsonDict, ...]
+    entry: JsonDict | None
+    options: tuple[JsonDict, ...] | None = field(default=None, compare=False)
+
+
+def _claims(d: dict[str, list[int]]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    return tuple((k, tuple(v)) for k, v in sorted(d.items()) if v)
+
+
+def _entry_copy(entry: JsonDict | None) -> JsonDict | None:
+    return None if entry is None else {**entry, "steps": list(entry["steps"])}
+
+
+def freeze(t: Table, close: bool = True) -> State:
+    """The immutable value of a table. ``close``: the entry being written is closed
+    first (the end of a call); otherwise a copy of it is kept (a program's origin)."""
+    if close:
+        t.close_entry()
+    tu = t.turn
+    o = t.oust
+    return State(
+        g=t.g,
+        round=t.round,
+        start_seat=t.start_seat,
+        active=t.active,
+        phase=t.phase,
+        edicts_discarded=t.edicts_discarded,
+        final_round=t.final_round,
+        exhaustions=t.exhaustions,
+        reshuffles=t.reshuffles,
+        cards=tuple(t.cards),
+        up=tuple(t.up),
+        slots=tuple(map(tuple, t.slots)),
+        pool=tuple(t.pool),
+        favor=tuple(map(tuple, t.favor)),
+        disks=tuple(t.disks),
+        hands=tuple(map(tuple, t.hands)),
+        events=tuple(map(tuple, t.events)),
+        active_event=tuple(t.active_event),
+        edicts=tuple(tuple((e[0], e[1]) for e in es) for es in t.edicts),
+        plot=tuple(t.plot),
+        plot_revealed=tuple(t.plot_revealed),
+        court=tuple(t.court),
+        chamberlain=t.chamberlain,
+        deck=tuple(t.deck),
+        discard=tuple(t.discard),
+        schemes=tuple(t.schemes),
+        oust_played=tuple(t.oust_played),
+        plan=t.plan,
+        event_deck=tuple(t.event_deck),
+        event_discard=tuple(t.event_discard),
+        event_box=tuple(t.event_box),
+        public_plots=tuple(t.public_plots),
+        plot_deck=tuple(t.plot_deck),
+        claims_on=_claims(t.claims_on),
+        claims_under=_claims(t.claims_under),
+        fcards=tuple((f[0], f[1], f[2], f[3]) for f in t.fcards),
+        faction_box=tuple(t.faction_box),
+        cubes=tuple(t.cubes),
+        token=t.token,
+        turn=FrozenTurn(
+            tu.main_used,
+            tu.main_allowed,
+            tu.quick_used,
+            tu.claimed_faction,
+            tu.claimed_plot,
+            tuple(tu.buffs),
+            tu.chain_ended,
+            tuple(tu.yielded),
+            tu.revealed,
+            tuple(tu.specials_used),
+            tuple(tu.scout_adjacent),
+        ),
+        oust=None
+        if o is None
+        else FrozenOust(
+            o.attacker,
+            o.defender,
+            o.acting,
+            o.target,
+            o.k,
+            o.round,
+            tuple(o.init),
+            o.favoured,
+            tuple(o.sums),
+            tuple(o.autowin),
+            tuple(o.sealed),
+            o.ident,
+        ),
+        pending=tuple(t.pending),
+        result=t.result,
+        program=t.program,
+        origin=t.origin,
+        answers=tuple(t.answers),
+        log=t.log + tuple(t.new_log) if t.new_log else t.log,
+        entry=_entry_copy(t.entry),
+        options=None if t.options is None else tuple(t.options),
+    )
+
+
+def thaw(s: State) -> Table:
+    """A working copy of a state."""
+    tu = s.turn
+    o = s.oust
+    return Table(
+        g=s.g,
+        round=s.round,
+        start_seat=s.start_seat,
+        active=s.active,
+        phase=s.phase,
+        edicts_discarded=s.edicts_discarded,
+        final_round=s.final_round,
+        exhaustions=s.exhaustions,
+        reshuffles=s.reshuffles,
+        cards=list(s.cards),
+        up=list(s.up),
+        slots=list(map(list, s.slots)),
+        pool=list(s.pool),
+        favor=list(map(list, s.favor)),
+        disks=list(s.disks),
+        hands=list(map(list, s.hands)),
+        events=list(map(list, s.events)),
+        active_event=list(s.active_event),
+        edicts=[[[c, n] for c, n in es] for es in s.edicts],
+        plot=list(s.plot),
+        plot_revealed=list(s.plot_revealed),
+        court=list(s.court),
+        chamberlain=s.chamberlain,
+        deck=list(s.deck),
+        discard=list(s.discard),
+        schemes=list(s.schemes),
+        oust_played=list(s.oust_played),
+        plan=s.plan,
+        event_deck=list(s.event_deck),
+        event_discard=list(s.event_discard),
+        event_box=list(s.event_box),
+        public_plots=list(s.public_plots),
+        plot_deck=list(s.plot_deck),
+        claims_on={k: list(v) for k, v in s.claims_on},
+        claims_under={k: list(v) for k, v in s.claims_under},
+        fcards=[list(f) for f in s.fcards],
+        faction_box=list(s.faction_box),
+        cubes=list(s.cubes),
+        token=s.token,
+        turn=Turn(
+            tu.main_used,
+            tu.main_allowed,
+            tu.quick_used,
+            tu.claimed_faction,
+            tu.claimed_plot,
+            list(tu.buffs),
+            tu.chain_ended,
+            list(tu.yielded),
+            tu.revealed,
+            list(tu.specials_used),
+            list(tu.scout_adjacent),
+        ),
+        oust=None
+        if o is None
+        else Oust(
+            o.attacker,
+            o.defender,
+            o.acting,
+            o.target,
+            o.k,
+            o.round,
+            list(o.init),
+            o.favoured,
+            list(o.sums),
+            list(o.autowin),
+            list(o.sealed),
+            o.ident,
+        ),
+        pending=list(s.pending),
+        result=s.result,
+        program=s.program,
+        origin=s.origin,
+        answers=list(s.answers),
+        options=None if s.options is None else list(s.options),
+        log=s.log,
+        entry=_entry_copy(s.entry),
+    )
+
+
+def table_from_setup(setup: Setup, seed: str, round_cap: int | None) -> Table:
+    """The table after set-up (3.2, H.4), before round 1: the first step is the turn."""
+    g = make_static(setup, seed, round_cap)
+    cat = g.cat
+    p = setup.players
+    fcards: list[list[Any]] = [
+        [fc, None, None, False] for fc in cat.data.faction_cards if fc in setup.faction_display
+    ]
+    return Table(
+        g=g,
+        round=1,
+        start_seat=setup.start_seat,
+        active=setup.start_seat,
+        phase="event",
+        edicts_discarded=0,
+        final_round=False,
+        exhaustions=0,
+        reshuffles=0,
+        cards=[card for _, card in setup.map],
+        up=[False] * len(setup.map),
+        slots=[[] for _ in setup.map],
+        pool=list(setup.pool),
+        favor=[list(s.favor) for s in setup.seats],
+        disks=[s.disks for s in setup.seats],
+        hands=[list(s.hand) for s in setup.seats],
+        events=[[] for _ in range(p)],
+        active_event=[None] * p,
+        edicts=[[] for _ in range(p)],
+        plot=[s.plot for s in setup.seats],
+        plot_revealed=[False] * p,
+        court=list(setup.court),
+        chamberlain=setup.chamberlain,
+        deck=list(setup.deck),
+        discard=[],
+        schemes=[],
+        oust_played=[],
+        plan=None,
+        event_deck=list(setup.event_deck),
+        event_discard=[],
+        event_box=list(setup.event_box),
+        public_plots=list(setup.public_plots),
+        plot_deck=list(setup.plot_deck),
+        claims_on={},
+        claims_under={},
+        fcards=fcards,
+        faction_box=list(setup.faction_box),
+        cubes=[],
+        token=None if setup.automa is None else PLACARD,
+        turn=Turn(),
+        oust=None,
+        pending=[],
+        result=None,
+        program="turn",
+        origin=None,
+        answers=[],
+        options=None,
+        log=(),
+        entry=None,
+    )

@@ -1,0 +1,150 @@
+"""What one seat may see (15.4, 15.5, H.8): ``view(state, seat)``; ``seat`` None is a
+spectator.
+
+The view holds the record's settings, data, seed (its value only once the game is over),
+seats and state filtered as H.8 says, the log's recent entries filtered the same way
+(P-12: the entries since the start of the previous round; ``view_log`` gives any part),
+``legal_actions`` for that seat, ``state_version`` and the derived facts of 15.5.1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import JsonDict
+from engine.pax import board as b
+from engine.pax.engine import legal_actions, to_act
+from engine.pax.plots import _cells, first_witness
+from engine.pax.record import record_head, state_json
+from engine.pax.state import State, Table, thaw
+
+SECRET_ACTIONS = frozenset({"oust_card", "keep_event", "keep_plot"})
+
+
+def _filter_state(state: State, js: JsonDict, seat: int | None) -> JsonDict:
+    for m in js["map"]:
+        if not m["face_up"]:
+            m["card"] = None
+    for p in js["players"]:
+        if p["seat"] != seat:
+            p["hand"] = len(p["hand"])
+            p["events"] = len(p["events"])
+            if not p["plot_revealed"]:
+                p["plot"] = None
+    for p in js["pending"]:
+        if p["seat"] != seat:
+            p["cards"] = len(p["cards"])
+    for key in ("deck", "event_deck", "plot_deck", "event_box"):
+        js[key] = len(js[key])
+    if js["oust"] is not None:
+        js["oust"]["sealed"] = [
+            x if x["seat"] == seat else {"seat": x["seat"]} for x in js["oust"]["sealed"]
+        ]
+    return js
+
+
+def filter_entry(entry: JsonDict, seat: int | None) -> JsonDict:
+    """H.8: another seat's secret actions keep only ``type``; private steps lose cards."""
+    action = entry["action"]
+    if action is not None:
+        if entry["seat"] != seat and action.get("type") in SECRET_ACTIONS:
+            action = {"type": action["type"]}
+        else:
+            action = _copy(action)
+    steps = []
+    for st in entry["steps"]:
+        if "private" in st and seat not in st["private"]:
+            steps.append({k: _copy(v) for k, v in st.items() if k not in ("card", "cards")})
+        else:
+            steps.append({k: _copy(v) for k, v in st.items()})
+    return {"seq": entry["seq"], "seat": entry["seat"], "action": action, "steps": steps}
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v
+
+
+def recent_start(state: State) -> int:
+    """The index of the first log entry of the previous round's first turn (P-12)."""
+    turns = 0
+    for i in range(len(state.log) - 1, -1, -1):
+        if any(st["step"] == "turn" for st in state.log[i]["steps"]):
+            turns += 1
+            if turns > state.g.players:
+                return i
+    return 0
+
+
+def view_log(state: State, seat: int | None, start: int = 0) -> list[JsonDict]:
+    """The log from entry index ``start`` on, filtered for ``seat`` (H.8)."""
+    return [filter_entry(e, seat) for e in state.log[start:]]
+
+
+def derived(t: Table, seat: int | None) -> JsonDict:
+    """15.5.1: control, lodges, who controls each largest lodge, scores, plots met."""
+    codes = t.g.cat.factions
+    g = t.g
+    lodges = []
+    largest: JsonDict = {}
+    for f in range(6):
+        for lodge in b.lodges(t, f):
+            lodges.append(
+                {
+                    "faction": codes[f],
+                    "cards": [t.pos(i) for i in lodge],
+                    "size": len(lodge),
+                    "controller": b.set_controller(t, lodge),
+                }
+            )
+        largest[codes[f]] = b.largest_lodge_controller(t, f)
+    plots_met = []
+    if seat is not None and seat < g.humans:
+        mine = [*t.public_plots]
+        if t.plot[seat] is not None and t.plot[seat] not in mine:
+            mine.append(t.plot[seat] or "")
+        for p in [*mine, *(q for q in t.claims_on if seat in t.claims_on[q] and q not in mine)]:
+            w = first_witness(t, seat, p)
+            if w is not None:
+                plots_met.append({"plot": p, "witness": [t.pos(i) for i in _cells(w[0])]})
+    return {
+        "control": [b.controller(t, i) for i in range(len(t.cards))],
+        "lodges": lodges,
+        "largest_lodge": largest,
+        "scores": {str(s): n for s, n in enumerate(b.faction_scores(t))},
+        "plots_met": plots_met,
+        "cells": [
+            {
+                "pos": t.pos(i),
+                "edge": g.edge[i],
+                "interior": g.interior[i],
+                "neighbours": [t.pos(n) for n in g.nbrs[i]],
+            }
+            for i in range(len(t.cards))
+        ],
+    }
+
+
+def view(state: State, seat: int | None) -> JsonDict:
+    """The seat's view (H.8). Never ``setup`` or ``state.internal``."""
+    head = record_head(state)
+    start = recent_start(state)
+    t = thaw(state)
+    return {
+        "format": "pax-view/1",
+        "seat": seat,
+        "settings": head["settings"],
+        "data": head["data"],
+        "seed": head["seed"],
+        "seats": head["seats"],
+        "state": _filter_state(state, state_json(state), seat),
+        "log": view_log(state, seat, start),
+        "log_start": start + 1,
+        "state_version": len(state.log),
+        "to_act": to_act(state),
+        "legal_actions": [] if seat is None else legal_actions(state, seat),
+        "derived": derived(t, seat),
+    }
