@@ -231,18 +231,23 @@ def plot_result(t: Table, seat: int, plots: tuple[str, str]) -> JsonDict:
     }
 
 
-def scoring_result(t: Table) -> JsonDict:
-    """13.3, 13.4: faction scores; ties broken by faction cards held; then shared."""
-    scores = b.faction_scores(t)
-    held = [sum(1 for fc in t.fcards if fc[2] == s) for s in range(t.g.players)]
-    keys = {s: (scores[s], held[s]) for s in range(t.g.players)}
-    order = sorted(keys, key=lambda s: (-keys[s][0], -keys[s][1], s))
+def scoring_ranking(scores: list[int], held: list[int]) -> list[list[int]]:
+    """13.4: by score, then by faction cards held; equal pairs share a rank."""
+    keys = {s: (scores[s], held[s]) for s in range(len(scores))}
     ranking: list[list[int]] = []
-    for s in order:
+    for s in sorted(keys, key=lambda s: (-keys[s][0], -keys[s][1], s)):
         if ranking and keys[ranking[-1][0]] == keys[s]:
             ranking[-1].append(s)
         else:
             ranking.append([s])
+    return ranking
+
+
+def scoring_result(t: Table) -> JsonDict:
+    """13.3, 13.4: faction scores; ties broken by faction cards held; then shared."""
+    scores = b.faction_scores(t)
+    held = [sum(1 for fc in t.fcards if fc[2] == s) for s in range(t.g.players)]
+    ranking = scoring_ranking(scores, held)
     return {
         "ranking": ranking,
         "scores": {str(s): scores[s] for s in range(t.g.players)},
