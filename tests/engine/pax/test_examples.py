@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.pax import engine as E
 from engine.pax.phases import scoring_ranking
-from engine.pax.state import thaw
+from engine.pax.state import State, Table, thaw
 from tests.engine.pax.support import (
     act,
     card_at,
@@ -28,8 +28,8 @@ from tests.engine.pax.support import (
 SEED = "seat-2"
 
 
-def _pay_factions(state: object) -> set[str]:
-    return {o["faction"] for o in options(state) if o["type"] == "pay" and not o["exchange"]}  # type: ignore[arg-type]
+def _pay_factions(state: State) -> set[str]:
+    return {o["faction"] for o in options(state) if o["type"] == "pay" and not o["exchange"]}
 
 
 def test_7_1_scout_example_a_matching_favor_of_three_acting_cards() -> None:
@@ -56,9 +56,11 @@ def test_7_1_scout_takes_the_card_and_puts_a_hand_card_face_up() -> None:
     favor(t, 0, PRO=1)
     scouted = t.cards[t.g.index[(4, 4)]]
     s = act(ready(t), {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]})
-    assert kinds(s) == "place" and s.pending[-1][2] == (scouted,)
+    assert kinds(s) == "place"
+    assert s.pending[-1][2] == (scouted,)
     s = act(s, {"type": "place", "card": "PIL046"})
-    assert card_at(s, (4, 4)) == "PIL046" and s.up[s.g.index[(4, 4)]]
+    assert card_at(s, (4, 4)) == "PIL046"
+    assert s.up[s.g.index[(4, 4)]]
     assert s.hands[0] == (scouted,)
     assert s.turn.revealed  # an Ace put face up (11.2.1 a)
 
@@ -157,7 +159,7 @@ def test_7_5_expel_from_its_own_rules() -> None:
     assert s.disks[0] == 18  # 3 left the old card, 2 fit the new one
 
 
-def _oust_table(blue_card: str, red_card: str) -> object:
+def _oust_table(blue_card: str, red_card: str) -> State:
     t = table(3, SEED)
     put(t, (2, 4), "PIL016", [1, 0])  # the middle card: Red 1, Blue 1
     put(t, (1, 3), "PIL042", [0, 0, 1, 1])  # PRO/MAG
@@ -174,7 +176,7 @@ def test_7_6_10_oust_example_a_the_higher_total_wins() -> None:
     6, Red plays 4: 11 against 10, Blue wins; Red's disk goes home; a cube on the card."""
     s = _oust_table("PIL007", "PIL004")
     s = act(
-        s,  # type: ignore[arg-type]
+        s,
         {
             "type": "oust",
             "by": "main",
@@ -184,10 +186,13 @@ def test_7_6_10_oust_example_a_the_higher_total_wins() -> None:
             "k": 1,
         },
     )
-    assert s.oust is not None and s.oust.init == (5, 6) and s.oust.favoured == 1
+    assert s.oust is not None
+    assert s.oust.init == (5, 6)
+    assert s.oust.favoured == 1
     s = act(s, {"type": "oust_next", "choice": "call"})
     assert slots(s, (2, 4)) == [None, 0, None, None]
-    assert kinds(s) == "gain" and E.to_act(s) == 1
+    assert kinds(s) == "gain"
+    assert E.to_act(s) == 1
     s = act(s, gain("CLE"))
     assert fav(s, 1) == {"CLE": 1}
     assert s.cubes == (s.g.index[(2, 4)],)
@@ -197,7 +202,7 @@ def test_7_6_10_oust_example_b_the_underdogs_ace_wins() -> None:
     """B: Blue, the underdog, plays an Ace against Red's 6: the Dagger wins."""
     s = _oust_table("PIL047", "PIL038")
     s = act(
-        s,  # type: ignore[arg-type]
+        s,
         {"type": "oust", "by": "main", "acting": [1, 3], "target": [2, 4], "defender": 1, "k": 1},
         {"type": "oust_next", "choice": "call"},
     )
@@ -214,14 +219,14 @@ def test_8_7_chain_quick_favor_then_a_shared_faction_buff_then_a_crown() -> None
     s = act(s, {"type": "scheme", "card": "PIL039", "use": "ability"})
     assert s.turn.buffs == ("G12",)
     s = act(s, {"type": "scheme", "card": "PIL056", "use": "ability"})
-    assert s.turn.main_allowed == 3 and s.turn.chain_ended
+    assert s.turn.main_allowed == 3
+    assert s.turn.chain_ended
     assert not [o for o in options(s) if o["type"] == "scheme"]
 
 
-def _all_faction_cards(t: object) -> None:
-    tt = t  # a Table
-    tt.fcards = [[fc, None, None, False] for fc in tt.g.cat.data.faction_cards]  # type: ignore[attr-defined]
-    tt.faction_box = []  # type: ignore[attr-defined]
+def _all_faction_cards(t: Table) -> None:
+    t.fcards = [[fc, None, None, False] for fc in t.g.cat.data.faction_cards]
+    t.faction_box = []
 
 
 def test_9_8_claiming_faction_cards_with_the_largest_lodges() -> None:
@@ -247,7 +252,7 @@ def test_9_8_claiming_faction_cards_with_the_largest_lodges() -> None:
     assert claims == {"FC-MAG"}
 
 
-def _nobility_lodge(t: object, seat: int) -> None:
+def _nobility_lodge(t: Table, seat: int) -> None:
     for pos, card in (
         ((0, 2), "PIL016"),
         ((0, 4), "PIL029"),
@@ -255,7 +260,7 @@ def _nobility_lodge(t: object, seat: int) -> None:
         ((1, 7), "PIL017"),
         ((1, 3), "PIL005"),
     ):
-        put(t, pos, card, [seat])  # type: ignore[arg-type]
+        put(t, pos, card, [seat])
 
 
 def test_10_6_examples_a_b_one_lodge_meets_both_plots_but_counts_once() -> None:
@@ -266,9 +271,9 @@ def test_10_6_examples_a_b_one_lodge_meets_both_plots_but_counts_once() -> None:
     for p in ("P01", "P12"):
         if p in t.plot_deck:
             t.plot_deck.remove(p)
-        for s in range(3):
-            if t.plot[s] == p:
-                t.plot[s] = t.plot_deck.pop()
+        for seat in range(3):
+            if t.plot[seat] == p:
+                t.plot[seat] = t.plot_deck.pop()
     t.public_plots = ["P01", "P12"]
     _nobility_lodge(t, 0)
     s = ready(t)
@@ -288,9 +293,9 @@ def test_10_6_example_c_two_lodges_meet_two_plots_and_win() -> None:
     for p in ("P01", "P12"):
         if p in t.plot_deck:
             t.plot_deck.remove(p)
-        for s in range(3):
-            if t.plot[s] == p:
-                t.plot[s] = t.plot_deck.pop()
+        for seat in range(3):
+            if t.plot[seat] == p:
+                t.plot[seat] = t.plot_deck.pop()
     t.public_plots = ["P01", "P12"]
     _nobility_lodge(t, 0)
     for pos, card in (
@@ -309,7 +314,8 @@ def test_10_6_example_c_two_lodges_meet_two_plots_and_win() -> None:
     assert E.is_over(s)
     result = E.result(s)
     assert result is not None
-    assert result["reason"] == "plot" and result["winner_seats"] == [0]
+    assert result["reason"] == "plot"
+    assert result["winner_seats"] == [0]
     assert result["plots"] == ["P01", "P12"]
 
 
@@ -319,8 +325,8 @@ def test_11_3_court_example_take_slot_2_then_the_deck_then_refresh() -> None:
     t = table(3, SEED)
     court(t, ["PIL001", "PIL002", "PIL003", "PIL004", "PIL005"])
     hand(t, 0, ["PIL046", "PIL047"])
-    for s in (1, 2):
-        hand(t, s, t.deck[:4])
+    for other in (1, 2):
+        hand(t, other, t.deck[:4])
     top = t.deck[0]
     s = act(ready(t), {"type": "end"})
     s = run_auto(s)
