@@ -57,14 +57,28 @@ def to_act(state: State) -> int | None:
 
 
 def _run(
-    t: Table, origin: State | None, answers: list[tuple[int | None, JsonDict, bool]]
+    t: Table,
+    origin: State | None,
+    answers: list[tuple[int | None, JsonDict, bool]],
+    want_options: bool = False,
 ) -> Ask | None:
     """Run ``t.program`` with recorded answers until a live decision or its end; then on
-    into decision programs, stopping before an automatic one."""
+    into decision programs, stopping before an automatic one.
+
+    ``origin`` is the state the program started from; None for a decision program that
+    starts here: if its first decision is asked, that state is the origin; if the
+    engine answers it (R79), a snapshot is taken then, before anything changes.
+    """
     while True:
         name = t.program
         assert name is not None
-        ctx = Ctx(t, answers)
+        box = [origin]
+
+        def snapshot(box: list[State | None] = box) -> None:
+            box[0] = freeze(t, close=False)
+
+        fresh = name in DECISION_PROGRAMS and origin is None
+        ctx = Ctx(t, answers, want_options, snapshot if fresh else None)
         gen = PROGRAMS[name](t, ctx)
         try:
             ask = next(gen)
@@ -74,8 +88,7 @@ def _run(
             t.pending = [(ask.seat, ask.kind, ask.cards)]
             t.options = ask.options
             t.answers = ctx.answers
-            fresh = name in DECISION_PROGRAMS and not ctx.answers
-            t.origin = None if fresh else origin
+            t.origin = None if fresh and not ctx.answers else box[0]
             return ask
         t.pending = []
         t.options = None
@@ -83,20 +96,24 @@ def _run(
         t.origin = None
         if t.result is not None or t.program not in DECISION_PROGRAMS:
             return None
-        origin = freeze(t, close=False)
+        origin = None
         answers = []
 
 
 def _options(state: State) -> tuple[JsonDict, ...]:
-    """The live decision's options (cached in the state, or found again by replay)."""
+    """The live decision's options: cached in the state, or listed by replaying the
+    open program (then cached: the state's value does not change)."""
     if state.options is not None:
         return state.options
     base = state.origin if state.origin is not None else state
     t = thaw(base)
     t.pending = []
-    ask = _run(t, base if state.origin is not None else None, list(state.answers))
+    ask = _run(t, base, list(state.answers), want_options=True)
     assert ask is not None
-    return tuple(ask.options)
+    assert ask.options is not None
+    options = tuple(ask.options)
+    object.__setattr__(state, "options", options)
+    return options
 
 
 def legal_actions(state: State, seat: int) -> list[JsonDict]:
@@ -114,19 +131,28 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
         raise IllegalAction("no_decision", "Nobody is to act: the engine takes a step (R78).")
     if seat != who:
         raise IllegalAction("not_your_turn", f"Seat {who} is to act, not seat {seat}.")
-    options = _options(state)
-    key = action_key(action)
-    if not any(action_key(o) == key for o in options):
-        raise _refusal(state, action)
     answers: list[tuple[int | None, JsonDict, bool]]
-    if state.origin is None:
-        t = thaw(state)
+    if state.origin is None and state.pending[-1][1] == "action":
+        t = thaw(state)  # the Action phase menu, not listed: check this action alone
+        problem = menu_problem(t, action) if isinstance(action, dict) else ("malformed", "")
+        if problem is not None:
+            raise _refusal(state, action)
         origin: State | None = state
         answers = [(seat, action, True)]
     else:
-        t = thaw(state.origin)
-        origin = state.origin
-        answers = [*state.answers, (seat, action, True)]
+        options = _options(state)
+        if action not in options or not any(
+            o == action and action_key(o) == action_key(action) for o in options
+        ):  # dict equality first (fast); then exact types (True is not 1)
+            raise _refusal(state, action)
+        if state.origin is None:
+            t = thaw(state)
+            origin = state
+            answers = [(seat, action, True)]
+        else:
+            t = thaw(state.origin)
+            origin = state.origin
+            answers = [*state.answers, (seat, action, True)]
     t.pending = []
     t.options = None
     _run(t, origin, answers)

@@ -22,11 +22,12 @@ T = TypeVar("T")
 
 
 class Ask(NamedTuple):
-    """A decision for one seat: its kind (H.7), options and the cards under it (H.5.5)."""
+    """A decision for one seat: its kind (H.7), options (None: not listed yet, see
+    ``Ctx.ask``'s ``quick``) and the cards under it (H.5.5)."""
 
     seat: int
     kind: str
-    options: list[JsonDict]
+    options: list[JsonDict] | None
     cards: tuple[str, ...]
 
 
@@ -40,10 +41,18 @@ class EngineError(AssertionError):
 class Ctx:
     """The answers of one program run: recorded ones are replayed, then one is live."""
 
-    def __init__(self, t: Table, answers: list[tuple[int | None, JsonDict, bool]]) -> None:
+    def __init__(
+        self,
+        t: Table,
+        answers: list[tuple[int | None, JsonDict, bool]],
+        want_options: bool = True,
+        on_forced: Callable[[], None] | None = None,
+    ) -> None:
         self.t = t
         self.answers = answers
         self.cursor = 0
+        self.want_options = want_options
+        self.on_forced = on_forced
 
     @property
     def replaying(self) -> bool:
@@ -55,17 +64,30 @@ class Ctx:
         kind: str,
         options: Sequence[JsonDict] | Callable[[], Sequence[JsonDict]],
         cards: Sequence[str] = (),
+        quick: Callable[[], JsonDict | None] | None = None,
     ) -> Proc[JsonDict]:
+        """The answer to a decision: recorded (replay), forced (R79) or asked.
+
+        ``quick``, for long option lists, answers R79's question cheaply: the only option,
+        or None when there are at least two; the list is then made only when wanted.
+        """
         if self.cursor < len(self.answers):
             who, answer, live = self.answers[self.cursor]
             self.cursor += 1
             if live:
                 self.t.open_entry(who, answer)
             return answer
-        opts = list(options() if callable(options) else options)
-        if not opts:
-            raise EngineError(f"an ask of kind {kind} for seat {seat} has no options")
-        if len(opts) == 1:
+        opts: list[JsonDict] | None
+        if quick is not None and not self.want_options:
+            only = quick()
+            opts = None if only is None else [only]
+        else:
+            opts = list(options() if callable(options) else options)
+            if not opts:
+                raise EngineError(f"an ask of kind {kind} for seat {seat} has no options")
+        if opts is not None and len(opts) == 1:
+            if self.on_forced is not None and not self.answers:
+                self.on_forced()
             self.answers.append((seat, opts[0], False))
             self.cursor += 1
             return opts[0]

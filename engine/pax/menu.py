@@ -12,27 +12,37 @@ from engine.pax import board as b
 from engine.pax import favor as fv
 from engine.pax.actions import Problem, special_active
 from engine.pax.flow import Ctx, Proc
-from engine.pax.options import MAIN, do_main, main_options, main_problem
-from engine.pax.plots import claimable
+from engine.pax.options import MAIN, do_main, iter_main_options, main_options, main_problem
+from engine.pax.plots import claim_ok, claimable
 from engine.pax.schemes import do_scheme, scheme_options, scheme_problem
 from engine.pax.state import Table
 
 MENU_BYS = ("main", "advance", "faction", "cube")
 
 
-def claim_faction_options(t: Table) -> list[JsonDict]:
+def claim_faction_problem(t: Table, card: object) -> Problem:
     """9.1, R35, R84: once per turn, a card in the game not yours, for whoever controls
     the largest lodge of its faction."""
     if t.turn.claimed_faction:
+        return ("claimed", "You may claim one faction card per turn (9.1).")
+    entry = next((fc for fc in t.fcards if fc[0] == card), None)
+    if entry is None:
+        return ("no_card", "That faction card is not in the game (9.1).")
+    if entry[2] == t.active:
+        return ("own_card", "That faction card is already yours (9.1).")
+    if b.largest_lodge_controller(t, t.g.cat.fc_faction[entry[0]]) != t.active:
+        return ("no_lodge", "You must control the largest lodge of its faction (9.1, 9.2).")
+    return None
+
+
+def claim_faction_options(t: Table) -> list[JsonDict]:
+    if t.turn.claimed_faction:
         return []
-    out = []
-    for fc in t.fcards:
-        if fc[2] == t.active:
-            continue
-        f = t.g.cat.fc_faction[fc[0]]
-        if b.largest_lodge_controller(t, f) == t.active:
-            out.append({"type": "claim_faction", "card": fc[0]})
-    return out
+    return [
+        {"type": "claim_faction", "card": fc[0]}
+        for fc in t.fcards
+        if claim_faction_problem(t, fc[0]) is None
+    ]
 
 
 def special_action_options(t: Table) -> list[JsonDict]:
@@ -70,24 +80,74 @@ def menu_options(t: Table) -> list[JsonDict]:
     ]
 
 
+def menu_quick(t: Table) -> JsonDict | None:
+    """R79 cheaply: ``end`` when it is the only action, else None (cheap checks first)."""
+    if next(iter_main_options(t, ("extort",), MENU_BYS), None) is not None:
+        return None
+    if scheme_options(t) or special_action_options(t) or claim_faction_options(t):
+        return None
+    others = tuple(k for k in MAIN if k != "extort")
+    if next(iter_main_options(t, others, MENU_BYS), None) is not None:
+        return None
+    if claimable(t, t.active):
+        return None
+    return {"type": "end"}
+
+
+EXACT = {
+    "claim_faction": {"type", "card"},
+    "claim_plot": {"type", "plot"},
+    "congress": {"type"},
+    "press": {"type", "faction"},
+    "investigate": {"type", "seat", "what"},
+    "end": {"type"},
+}
+
+
 def menu_problem(t: Table, a: JsonDict) -> Problem:
-    """Why an action is not among the menu's (the first rule it breaks)."""
+    """What is wrong with an action of the Action phase, or None: exactly the actions
+    ``menu_options`` lists pass (a test checks it), and refusals name the rule."""
     kind = a.get("type")
     if kind in MAIN:
         return main_problem(t, a, MENU_BYS)
     if kind == "scheme":
         return scheme_problem(t, a)
+    if kind not in EXACT:
+        return ("unknown", f"'{kind}' is not an action of the Action phase (H.7).")
+    if set(a) != EXACT[kind]:
+        return ("malformed", f"A {kind} action has exactly the keys {sorted(EXACT[kind])} (H.7).")
+    seat = t.active
+    used = t.turn.specials_used
     if kind == "claim_faction":
-        if t.turn.claimed_faction:
-            return ("claimed", "You may claim one faction card per turn (9.1).")
-        return ("no_lodge", "You must control the largest lodge of its faction (9.1, 9.2).")
+        return claim_faction_problem(t, a["card"])
     if kind == "claim_plot":
         if t.turn.claimed_plot:
             return ("claimed", "You may claim one plot per turn (10.1).")
-        return ("plot_not_met", "You do not meet that plot now, or may not claim it (10).")
-    if kind in ("congress", "press", "investigate"):
-        return ("special", f"{kind} needs its special event active, once per turn (D).")
-    return ("unknown", f"'{kind}' is not an action of the Action phase (H.7).")
+        if not isinstance(a["plot"], str) or not claim_ok(t, seat, a["plot"]):
+            return ("plot_not_met", "You may not claim that plot now (10.1, 10.2, 10.5).")
+    elif kind == "congress":
+        if not special_active(t, "S01") or "S01" in used:
+            return ("special", "Congress needs S01 active, once per turn (D).")
+        if not fv.can_pay(t, seat, fv.Bill([fv.ANY] * 5)):
+            return ("cannot_pay", "Congress costs 5 favor (S01).")
+    elif kind == "press":
+        if not special_active(t, "S08") or "S08" in used:
+            return ("special", "Recruitment Press needs S08 active, once per turn (D).")
+        codes = t.g.cat.factions
+        if a["faction"] not in codes or t.favor[seat][codes.index(a["faction"])] < 3:
+            return ("cannot_pay", "The Press takes 3 real tokens of one faction (R75).")
+    elif kind == "investigate":
+        if not special_active(t, "S03") or "S03" in used:
+            return ("special", "Investigators need S03 active, once per turn (D).")
+        q = a["seat"]
+        if type(q) is not int or q == seat or not 0 <= q < t.g.players:
+            return ("investigate", "Look at another player's hand or plot (S03).")
+        if a["what"] == "plot":
+            if t.plot[q] is None or t.plot_revealed[q]:
+                return ("investigate", "That player has no face-down plot (S03).")
+        elif a["what"] != "hand":
+            return ("investigate", "what is 'hand' or 'plot' (H.7).")
+    return None
 
 
 def do_menu_action(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:

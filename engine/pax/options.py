@@ -143,7 +143,10 @@ def candidates(t: Table, kind: str, by: str) -> Iterator[JsonDict]:
 
 
 def main_options(t: Table, kinds: tuple[str, ...], bys: tuple[str, ...]) -> list[JsonDict]:
-    out = []
+    return list(iter_main_options(t, kinds, bys))
+
+
+def iter_main_options(t: Table, kinds: tuple[str, ...], bys: tuple[str, ...]) -> Iterator[JsonDict]:
     for kind in kinds:
         for by in bys:
             if by not in ac.BYS[kind]:
@@ -154,12 +157,19 @@ def main_options(t: Table, kinds: tuple[str, ...], bys: tuple[str, ...]) -> list
             problem = PROBLEMS[kind]
             for a in candidates(t, kind, by):
                 if problem(t, a) is None:
-                    out.append(a)
-    return out
+                    yield a
 
 
 def do_main(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
     yield from DOERS[a["type"]](t, ctx, a)
 
 
-__all__ = ["MAIN", "PLACARD", "candidates", "do_main", "main_options", "main_problem"]
+__all__ = [
+    "MAIN",
+    "PLACARD",
+    "candidates",
+    "do_main",
+    "iter_main_options",
+    "main_options",
+    "main_problem",
+]

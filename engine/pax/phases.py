@@ -14,7 +14,7 @@ from engine.core import JsonDict
 from engine.pax import board as b
 from engine.pax import favor as fv
 from engine.pax.flow import Ctx, Proc
-from engine.pax.menu import do_menu_action, menu_options
+from engine.pax.menu import do_menu_action, menu_options, menu_quick
 from engine.pax.piles import (
     discard_edict,
     draw,
@@ -75,7 +75,7 @@ def prog_activate(t: Table, ctx: Ctx) -> Proc[None]:
 
 def prog_menu(t: Table, ctx: Ctx) -> Proc[None]:
     """6.1: one action of the Action phase, or its end."""
-    a = yield from ctx.ask(t.active, "action", lambda: menu_options(t))
+    a = yield from ctx.ask(t.active, "action", lambda: menu_options(t), quick=lambda: menu_quick(t))
     if a["type"] == "end":
         t.phase = "check"
         t.program = "plot_check"

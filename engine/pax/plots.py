@@ -229,30 +229,35 @@ def has_claim(t: Table, seat: int, plot: str) -> bool:
     return seat in t.claims_on.get(plot, []) or seat in t.claims_under.get(plot, [])
 
 
-def claimable(t: Table, seat: int) -> list[str]:
-    """The plots ``seat`` may claim now (10.1, 10.2, 10.5, R38, R39)."""
-    if t.turn.claimed_plot or t.disks[seat] < 1 or seat >= t.g.humans:
-        return []
+def claim_candidates(t: Table, seat: int) -> list[str]:
+    """The public plots and the seat's own private plot (10.1)."""
     plots = list(t.public_plots)
     own = t.plot[seat]
     if own is not None and own not in plots:
         plots.append(own)
+    return plots
+
+
+def claim_ok(t: Table, seat: int, p: str) -> bool:
+    """Whether ``seat`` may claim plot p now (10.1, 10.2, 10.5, R38, R39)."""
+    if t.turn.claimed_plot or t.disks[seat] < 1 or seat >= t.g.humans:
+        return False
+    if p not in claim_candidates(t, seat) or has_claim(t, seat, p):
+        return False
     held = on_top(t, seat)
-    out = []
-    for p in plots:
-        if has_claim(t, seat, p):
-            continue
-        if not held:
-            if first_witness(t, seat, p) is not None:
-                out.append(p)
-            continue
-        others = {q: list(witnesses(t, seat, q)) for q in held}
-        if any(
-            all(any(compatible(w, v) for v in others[q]) for q in held)
-            for w in witnesses(t, seat, p)
-        ):
-            out.append(p)
-    return out
+    if not held:
+        return first_witness(t, seat, p) is not None
+    others = {q: list(witnesses(t, seat, q)) for q in held}
+    return any(
+        all(any(compatible(w, v) for v in others[q]) for q in held) for w in witnesses(t, seat, p)
+    )
+
+
+def claimable(t: Table, seat: int) -> list[str]:
+    """The plots ``seat`` may claim now."""
+    if t.turn.claimed_plot or t.disks[seat] < 1 or seat >= t.g.humans:
+        return []
+    return [p for p in claim_candidates(t, seat) if claim_ok(t, seat, p)]
 
 
 def victory(t: Table, seat: int) -> tuple[str, str] | None:

@@ -286,3 +286,46 @@ def test_a_bot_plays_from_its_view_alone() -> None:
     assert random_bot(v, random.Random(0)) in E.legal_actions(s, seat)
     with pytest.raises(ValueError, match="not this seat"):
         random_bot(view(s, (seat + 1) % 3), random.Random(0))
+
+
+def test_apply_checks_an_action_phase_action_exactly_as_legal_actions_lists_it() -> None:
+    """apply validates an Action phase action alone (menu_problem) instead of listing
+    every option: over random states, both agree on every candidate of every kind."""
+    from engine.pax.actions import BYS
+    from engine.pax.menu import menu_problem
+    from engine.pax.options import candidates
+    from engine.pax.state import thaw
+
+    rng = random.Random(7)
+    checked = 0
+    for n in range(3):
+        for s in _random_run(2 + n, f"agree-{n}", cap=8):
+            if not s.pending or s.pending[-1][1] != "action":
+                continue
+            t = thaw(s)
+            legal = E.legal_actions(s, s.active)
+            keys = {json.dumps(a, sort_keys=True) for a in legal}
+            assert all(menu_problem(t, a) is None for a in legal)
+            pool: list[JsonDict] = []
+            for kind, bys in BYS.items():
+                for by in (*bys, "main"):
+                    pool.extend(candidates(t, kind, by))
+            pool += [
+                {"type": "scheme", "card": c, "use": u}
+                for c in [*t.hands[s.active], "PIL001"]
+                for u in ("ability", "quick", "both", "x")
+            ]
+            pool += [{"type": "claim_faction", "card": fc} for fc in t.g.cat.data.faction_cards]
+            pool += [{"type": "claim_plot", "plot": p} for p in t.g.cat.data.plots]
+            pool += [{"type": "congress"}, {"type": "end"}, {"type": "press", "faction": "NOB"}]
+            pool += [
+                {"type": "investigate", "seat": q, "what": w}
+                for q in range(4)
+                for w in ("hand", "plot")
+            ]
+            pool += [dict(a, extra=1) for a in legal[:3]]
+            for a in rng.sample(pool, min(60, len(pool))):
+                listed = json.dumps(a, sort_keys=True) in keys
+                assert (menu_problem(t, a) is None) == listed, a
+                checked += 1
+    assert checked > 500
