@@ -175,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--walks", type=int, default=0, help="eleusis: also time NE-22")
     parser.add_argument("--stall", type=int, default=0, help="pax: random games for 15.5.3")
     parser.add_argument("--cap", type=int, default=100, help="pax: the stall round cap")
+    parser.add_argument("--check", type=int, default=0, help="pax: games checking 16.3")
     args = parser.parse_args(argv)
     clock: Clock = time.perf_counter if args.clock == "wall" else time.process_time
     if args.game == "eleusis":
@@ -247,26 +248,27 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
         f"engine.bench pax: Python {platform.python_version()}, {os.cpu_count()} CPUs "
         f"(load {load}), {args.runs} rounds x {args.seconds:g} s, {args.clock} clock, medians"
     )
-    triples = pax_bench.recorded_decisions(args.games, seed=3)
-    print(f"recorded {len(triples)} decisions of {args.games} random games (2-4 seats)")
-    applies: list[float] = []
-    legals: list[float] = []
-    games: list[float] = []
-    figure = None
-    for _ in range(args.runs):
-        applies.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=False))
-        legals.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=True))
-        figure = pax_bench.games_rate(clock, args.seconds, seed=len(games))
-        games.append(figure.per_s)
-    print(f"{'validated apply':40} {statistics.median(applies):10,.0f} decisions/s")
-    listing = "legal_actions on the same states"
-    print(f"{listing:40} {statistics.median(legals):10,.0f} listings/s")
-    assert figure is not None
-    print(
-        f"{'random games through the contract':40} {statistics.median(games):10.2f} games/s"
-        f"  (last run: {figure.decisions / figure.games:.0f} decisions,"
-        f" {figure.rounds / figure.games:.1f} rounds a game)"
-    )
+    if args.runs:
+        triples = pax_bench.recorded_decisions(args.games, seed=3)
+        print(f"recorded {len(triples)} decisions of {args.games} random games (2-4 seats)")
+        applies: list[float] = []
+        legals: list[float] = []
+        games: list[float] = []
+        figure = None
+        for _ in range(args.runs):
+            applies.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=False))
+            legals.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=True))
+            figure = pax_bench.games_rate(clock, args.seconds, seed=len(games))
+            games.append(figure.per_s)
+        print(f"{'validated apply':40} {statistics.median(applies):10,.0f} decisions/s")
+        listing = "legal_actions on the same states"
+        print(f"{listing:40} {statistics.median(legals):10,.0f} listings/s")
+        assert figure is not None
+        print(
+            f"{'random games through the contract':40} {statistics.median(games):10.2f} games/s"
+            f"  (last run: {figure.decisions / figure.games:.0f} decisions,"
+            f" {figure.rounds / figure.games:.1f} rounds a game)"
+        )
     if args.stall:
         start = clock()
         stall = pax_bench.stall_share(args.stall, args.cap, seed=1)
@@ -275,8 +277,14 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
         print(
             f"stalled games (15.5.3): {stall.stalled}/{stall.games} = {stall.share:.1%} reach"
             f" round {stall.cap} with no plot victory and fewer than 5 edicts discarded;"
-            f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]} ({spent:.0f} s)"
+            f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]};"
+            f" {stall.plot_wins} plot victories ({spent:.0f} s)"
         )
+    if args.check:
+        start = clock()
+        played, steps, found = pax_bench.check_games(args.check, seed=1, round_cap=args.cap)
+        verdict = "every 16.3 invariant held" if not found else f"BROKEN: {found}"
+        print(f"{played} random games, {steps} steps checked: {verdict} ({clock() - start:.0f} s)")
     return 0
 
 

@@ -93,6 +93,7 @@ class StallFigure:
     stalled: int
     cap: int
     rounds: list[int]
+    plot_wins: int = 0
 
     @property
     def share(self) -> float:
@@ -102,7 +103,7 @@ class StallFigure:
 def stall_share(games: int, cap: int, seed: int) -> StallFigure:
     """15.5.3: random games (2, 3, 4 seats in turn) that reach ``cap`` rounds with no
     plot victory and no final round (fewer than 5 edicts discarded)."""
-    stalled = 0
+    stalled = plot_wins = 0
     rounds = []
     for i in range(games):
         run = play_game(2 + i % 3, f"stall-{seed}-{i}", round_cap=cap)
@@ -111,4 +112,27 @@ def stall_share(games: int, cap: int, seed: int) -> StallFigure:
         result = state.result or {}
         if result.get("reason") != "plot" and not state.final_round:
             stalled += 1
-    return StallFigure(games, stalled, cap, rounds)
+        plot_wins += result.get("reason") == "plot"
+    return StallFigure(games, stalled, cap, rounds, plot_wins)
+
+
+def check_games(games: int, seed: int, round_cap: int = 100) -> tuple[int, int, list[str]]:
+    """Random games (2, 3, 4 seats in turn) with every 16.3 invariant checked after every
+    step: (games, steps checked, the first problems found, if any)."""
+    from engine.pax.invariants import problems
+
+    checked = 0
+    for i in range(games):
+        rng = random.Random(f"check-{seed}-{i}")
+        state = E.new_game(2 + i % 3, "standard", f"check-{seed}-{i}", {"round_cap": round_cap})
+        while not E.is_over(state):
+            seat = E.to_act(state)
+            if seat is None:
+                state = E.advance(state)
+            else:
+                state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+            checked += 1
+            found = problems(state)
+            if found:
+                return i + 1, checked, found
+    return games, checked, []

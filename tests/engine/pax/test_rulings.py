@@ -869,3 +869,74 @@ def test_15_5_3_p23_the_round_cap_scores_factions() -> None:
     result = E.result(run.state)
     assert result is not None
     assert result["reason"] in ("faction_scoring", "plot")
+
+
+# --- house rulings of docs/pax.md --------------------------------------------------------
+
+
+def test_p8_a_reshuffle_shuffles_the_discard_pile_top_first_by_its_stream() -> None:
+    from engine.pax.rng import shuffled
+
+    t = table(3, SEED)
+    pile = t.deck[1:]
+    t.discard = list(pile)
+    del t.deck[1:]
+    draw(t)
+    assert t.deck == list(shuffled(t.g.seed, "lum/reshuffle/1", tuple(pile)))
+    assert t.discard == []
+
+
+def test_p11_two_court_cards_are_listed_in_slot_order() -> None:
+    t = table(3, SEED)
+    court(t, ["PIL001", "PIL002", "PIL003", "PIL004", "PIL005"])
+    t.chamberlain = 2
+    favor(t, 0, NOB=1)
+    pairs = [o["cards"] for o in court_options(t, 2) if len(o["cards"]) == 2]
+    assert pairs == [
+        ["PIL001", "PIL003"],
+        ["PIL002", "PIL003"],
+        ["PIL003", "PIL004"],
+        ["PIL003", "PIL005"],
+    ]
+
+
+def test_p12_a_view_holds_the_recent_log_and_view_log_any_part() -> None:
+    from engine.pax.bots import play_game
+    from engine.pax.view import view, view_log
+
+    s = play_game(3, "p12", round_cap=4).state
+    v = view(s, 0)
+    start = v["log_start"]
+    assert [e["seq"] for e in v["log"]] == list(range(start, len(s.log) + 1))
+    assert start > 1
+    assert view_log(s, 0, start - 1) == v["log"]
+    assert len(view_log(s, 0)) == len(s.log)
+
+
+def test_p15_bonus_organize_moves_each_disk_once() -> None:
+    t = table(3, SEED)
+    put(t, (2, 4), "PIL016", [0])
+    put(t, (2, 6), "PIL012", [])
+    put(t, (2, 2), "PIL002", [])
+    hand(t, 0, ["PIL011"])  # G07
+    s = act(
+        ready(t),
+        {"type": "scheme", "card": "PIL011", "use": "ability"},
+        {"type": "organize", "by": "scheme", "faction": None, "target": None},
+        {"type": "move", "from": [2, 4], "to": [2, 6]},
+    )
+    assert E.to_act(s) == 0
+    assert kinds(s) == "action"  # the moved disk may not move again: nothing left to move
+
+
+def test_p25_scout_buffs_stack() -> None:
+    t = table(3, SEED)
+    t.turn.buffs = ["G12", "G12"]
+    hand(t, 0, ["PIL047"])  # a PRO Ace: 3 PRO each time
+    favor(t, 0, MAG=1)
+    s = act(
+        ready(t),
+        {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]},
+        {"type": "place", "card": "PIL047"},
+    )
+    assert fav(s, 0) == {"PRO": 6}
