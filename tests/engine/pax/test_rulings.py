@@ -940,3 +940,149 @@ def test_p25_scout_buffs_stack() -> None:
         {"type": "place", "card": "PIL047"},
     )
     assert fav(s, 0) == {"PRO": 6}
+
+
+# --- more of C and D -------------------------------------------------------------------
+
+
+def _activate(t: Table, seat: int, special: str) -> None:
+    for pile in (t.event_deck, t.event_box):
+        if special in pile:
+            pile.remove(special)
+    t.active_event[seat] = special
+
+
+def test_c_nobility_card_influences_any_card_and_discounts_a_first_disk() -> None:
+    t = table(3, SEED)
+    _give_card(t, "FC-NOB", 0)
+    put(t, (0, 4), "PIL021", [])  # I PRO/NOB, far from seat 0: slot 1 costs PRO
+    favor(t, 0, NOB=1, PRO=1)
+    s = ready(t)
+    assert {"type": "influence", "by": "faction", "target": [0, 4], "n": 1} in options(s)
+    assert not [o for o in _types(s, "influence") if o["by"] == "main" and o["target"] == [0, 4]]
+    s = act(s, {"type": "influence", "by": "faction", "target": [0, 4], "n": 1})
+    assert slots(s, (0, 4)) == [0, None]
+    assert ("FC-NOB", 0, 0, True) in s.fcards
+
+
+def test_s02_courtly_celebrations_makes_edge_cards_adjacent() -> None:
+    t = table(3, SEED)
+    _activate(t, 2, "S02")
+    put(t, (0, 4), "PIL021", [])  # an edge card far from seat 0
+    favor(t, 0, PRO=1)
+    assert {"type": "influence", "by": "main", "target": [0, 4], "n": 1} in options(ready(t))
+
+
+def test_s05_fair_weather_moves_a_faction_disk_anywhere() -> None:
+    t = table(3, SEED)
+    _activate(t, 1, "S05")
+    put(t, (4, 4), "PIL016", [0])
+    put(t, (0, 4), "PIL021", [])
+    favor(t, 0, NOB=1)
+    s = act(ready(t), {"type": "organize", "by": "main", "faction": "NOB", "target": None})
+    assert slots(s, (0, 4))[0] == 0  # the only open slot anywhere: taken by the engine
+
+
+def test_s06_freemason_compact_chains_a_freemason_card() -> None:
+    t = table(3, SEED)
+    hand(t, 0, ["PIL004", "PIL029"])  # MAG/PRO, then SCH/NOB (Freemason)
+    s = act(ready(t), {"type": "scheme", "card": "PIL004", "use": "quick"}, gain("MAG"))
+    assert not _types(s, "scheme")
+    t = thaw(s)
+    _activate(t, 1, "S06")
+    assert _types(ready(t), "scheme")
+
+
+def test_s01_congress_buys_a_main_action_for_five_favor() -> None:
+    t = table(3, SEED)
+    _activate(t, 2, "S01")
+    favor(t, 0, NOB=5)
+    s = act(ready(t), {"type": "congress"})
+    assert s.turn.main_allowed == 3
+    assert fav(s, 0) == {}
+    assert {"type": "congress"} not in options(s)
+
+
+def test_s09_rosicrucian_advance_scouts_from_a_rosicrucian_card() -> None:
+    t = table(3, SEED)
+    _activate(t, 1, "S09")
+    put(t, (4, 4), "PIL014", [0])  # RC PRO/MAG
+    favor(t, 0, PRO=1)
+    t.turn.main_used = 2
+    s = ready(t)
+    assert {"type": "scout", "by": "advance", "acting": [4, 4], "target": [3, 3]} in options(s)
+
+
+def test_g11_expel_buff_makes_expel_free_and_g14_extorts_any_card() -> None:
+    t = table(3, SEED)
+    t.turn.buffs = ["G11", "G14"]
+    put(t, (2, 4), "PIL016", [1, 1])
+    hand(t, 0, ["PIL004"])
+    s = ready(t)
+    assert {"type": "extort", "by": "main", "target": [2, 4]} in options(s)
+    assert {
+        "type": "expel",
+        "by": "main",
+        "acting": "placard",
+        "target": [4, 4],
+        "card": "PIL004",
+    } in options(s)
+
+
+def test_g09_oust_buff_nobody_is_favoured_so_an_ace_adds_nothing() -> None:
+    t = table(3, SEED)
+    t.turn.buffs = ["G09"]
+    s = _oust(t, ["PIL047"], ["PIL004"])
+    assert s.oust is not None
+    assert s.oust.favoured is None
+    assert s.oust.autowin == ()
+    s = act(s, {"type": "oust_next", "choice": "call"})
+    assert steps(s, "oust_end")[-1]["winner"] == 1  # 5 + 0 against 6 + 4
+
+
+def test_g03_bonus_oust_sets_the_strength_one_above_the_defender() -> None:
+    t = table(3, SEED)
+    put(t, (2, 4), "PIL016", [1, 0])
+    put(t, (1, 3), "PIL042", [0, 0, 1, 1])
+    hand(t, 0, ["PIL004", "PIL003"])  # G03 (MAG/PRO); then an ART 5 for the round
+    hand(t, 1, ["PIL038"])
+    favor(t, 0, PRO=1)
+    s = act(
+        ready(t),
+        {"type": "scheme", "card": "PIL004", "use": "ability"},
+        {"type": "oust", "by": "scheme", "acting": [1, 3], "target": [2, 4], "defender": 1, "k": 1},
+    )
+    assert kinds(s) == "strength"
+    s = act(s, {"type": "strength", "delta": 1})
+    assert s.oust is not None
+    assert s.oust.init[0] == s.oust.init[1] + 1
+
+
+def test_5_4_5_5_a_special_is_activated_next_turn_and_discarded_the_turn_after() -> None:
+    t = table(2, SEED)
+    t.event_deck.remove("S07") if "S07" in t.event_deck else t.event_box.remove("S07")
+    t.events[0] = ["S07"]
+    s = E.advance(_frozen_turn(t))
+    assert kinds(s) == "event"
+    s = act(s, {"type": "activate", "event": "S07"})
+    assert s.active_event[0] == "S07"
+    assert kinds(s) == "action"
+    t = thaw(s)
+    s = E.advance(_frozen_turn(t))
+    assert s.active_event[0] is None
+    assert s.event_discard[0] == "S07"
+
+
+def test_13_2_the_round_of_the_fifth_edict_is_the_last() -> None:
+    t = table(2, SEED)
+    t.final_round = True
+    t.edicts_discarded = 5
+    s = run_auto(act(ready(t), {"type": "end"}))
+    while not E.is_over(s):
+        seat = E.to_act(s)
+        assert seat is not None
+        s = run_auto(E.apply(s, seat, {"type": "end"} if kinds(s) == "action" else options(s)[0]))
+    result = E.result(s)
+    assert result is not None
+    assert result["reason"] == "faction_scoring"
+    assert s.active == 1  # seat 1's turn ended the round and the game
