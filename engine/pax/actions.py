@@ -427,7 +427,9 @@ def do_organize(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
             opts = move_options(t, seat, mode, f, target, source, arrived)
             return opts if first else [*opts, {"type": "stop"}]
 
-        ans = yield from ctx.ask(seat, "move", options)
+        ans = yield from ctx.ask(
+            seat, "move", options, context={"mode": mode, "moves_left": 3 - step_no}
+        )
         if ans["type"] == "stop":
             return
         x = parse_pos(t, ans["from"])

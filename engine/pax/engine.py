@@ -87,11 +87,13 @@ def _run(
         if ask is not None:
             t.pending = [(ask.seat, ask.kind, ask.cards)]
             t.options = ask.options
+            t.decision = ask.context
             t.answers = ctx.answers
             t.origin = None if fresh and not ctx.answers else box[0]
             return ask
         t.pending = []
         t.options = None
+        t.decision = None
         t.answers = []
         t.origin = None
         if t.result is not None or t.program not in DECISION_PROGRAMS:
@@ -113,7 +115,18 @@ def _options(state: State) -> tuple[JsonDict, ...]:
     assert ask.options is not None
     options = tuple(ask.options)
     object.__setattr__(state, "options", options)
+    object.__setattr__(state, "decision", ask.context)
     return options
+
+
+def decision(state: State) -> JsonDict | None:
+    """Public help about the open decision (which unit a payment is for, who receives a
+    Conspire token, ...), or None."""
+    if not state.pending or state.pending[-1][1] == "action":
+        return None
+    if state.decision is None and state.options is None:
+        _options(state)
+    return state.decision
 
 
 def legal_actions(state: State, seat: int) -> list[JsonDict]:

@@ -245,7 +245,13 @@ def pay(t: Table, ctx: Ctx, seat: int, bill: Bill) -> Proc[None]:
     """Pay a bill one unit at a time (H.7 ``pay``)."""
     fi = {c: i for i, c in enumerate(t.g.cat.factions)}
     for i in range(len(bill.units)):
-        a = yield from ctx.ask(seat, "pay", lambda i=i: pay_options(t, seat, bill, i))  # type: ignore[misc]
+        unit = [t.g.cat.factions[f] for f in bill.units[i]]
+        a = yield from ctx.ask(
+            seat,
+            "pay",
+            lambda i=i: pay_options(t, seat, bill, i),  # type: ignore[misc]
+            context={"unit": unit, "units_left": len(bill.units) - i},
+        )
         if a["faction"] is None:
             _reduce(bill, i)
             continue
@@ -283,7 +289,7 @@ def gain(t: Table, ctx: Ctx, seat: int, f: int, n: int) -> Proc[int]:
                 {"type": "overturn", "from": None}
             ]
 
-        a = yield from ctx.ask(seat, "overturn", options)
+        a = yield from ctx.ask(seat, "overturn", options, context={"faction": code, "short": short})
         q = a["from"]
         if q is None:
             break
@@ -320,7 +326,10 @@ def value(t: Table, ctx: Ctx, seat: int, c: Card, disks: int | None = None) -> P
         else:
             pick = [c.top] if c.bottom is None else [c.top, c.bottom]
             a = yield from ctx.ask(
-                seat, "gain", [{"type": "gain", "faction": codes[f]} for f in pick]
+                seat,
+                "gain",
+                [{"type": "gain", "faction": codes[f]} for f in pick],
+                context={"card": c.id},
             )
             vec[codes.index(a["faction"])] += 1
     return vec
@@ -335,8 +344,13 @@ def gain_value(t: Table, ctx: Ctx, seat: int, c: Card) -> Proc[list[int]]:
 def gain_any(t: Table, ctx: Ctx, seat: int, n: int) -> Proc[None]:
     """Gain n favor, naming each faction first (2.2.6; the defender's k favor, 7.6.8)."""
     codes = t.g.cat.factions
-    for _ in range(n):
-        a = yield from ctx.ask(seat, "gain", [{"type": "gain", "faction": c} for c in codes])
+    for k in range(n):
+        a = yield from ctx.ask(
+            seat,
+            "gain",
+            [{"type": "gain", "faction": c} for c in codes],
+            context={"left": n - k},
+        )
         yield from gain(t, ctx, seat, codes.index(a["faction"]), 1)
 
 
@@ -364,9 +378,13 @@ def conspire(t: Table, ctx: Ctx, seat: int, yielded: list[int], gained: list[int
             if not pool:
                 return
             a = yield from ctx.ask(
-                seat, "conspire", [{"type": "conspire", "faction": codes[f]} for f in pool]
+                seat,
+                "conspire",
+                [{"type": "conspire", "faction": codes[f]} for f in pool],
+                context={"to": q, "owed": owed[q]},
             )
             f = codes.index(a["faction"])
+            owed[q] -= 1
             if fresh[f]:
                 fresh[f] -= 1
             t.favor[seat][f] -= 1

@@ -29,6 +29,7 @@ class Ask(NamedTuple):
     kind: str
     options: list[JsonDict] | None
     cards: tuple[str, ...]
+    context: JsonDict | None = None
 
 
 Proc = Generator[Ask, None, T]
@@ -65,11 +66,13 @@ class Ctx:
         options: Sequence[JsonDict] | Callable[[], Sequence[JsonDict]],
         cards: Sequence[str] = (),
         quick: Callable[[], JsonDict | None] | None = None,
+        context: JsonDict | None = None,
     ) -> Proc[JsonDict]:
         """The answer to a decision: recorded (replay), forced (R79) or asked.
 
         ``quick``, for long option lists, answers R79's question cheaply: the only option,
         or None when there are at least two; the list is then made only when wanted.
+        ``context`` is public help for the view (which unit a payment is for, ...).
         """
         if self.cursor < len(self.answers):
             who, answer, live = self.answers[self.cursor]
@@ -91,7 +94,7 @@ class Ctx:
             self.answers.append((seat, opts[0], False))
             self.cursor += 1
             return opts[0]
-        yield Ask(seat, kind, opts, tuple(cards))
+        yield Ask(seat, kind, opts, tuple(cards), context)
         raise EngineError("a program was resumed instead of replayed")
 
 

@@ -162,7 +162,7 @@ def prog_redraw(t: Table, ctx: Ctx) -> Proc[None]:
                 pass
     need = hand_limit(t, s) - len(t.hands[s]) if s < t.g.humans else 0
     if need > 0:
-        ans = yield from ctx.ask(s, "court", lambda: court_options(t, need))
+        ans = yield from ctx.ask(s, "court", lambda: court_options(t, need), context={"need": need})
         if len(ans["cards"]) == 2:
             yield from fv.pay(t, ctx, s, fv.Bill([fv.ANY]))
         for c in ans["cards"]:

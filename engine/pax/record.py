@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from engine.core import JsonDict
+from engine.pax.log import Log
 from engine.pax.setup import new_setup, setup_record
 from engine.pax.state import (
     PLACARD,
@@ -275,6 +276,6 @@ def state_from_json(data: JsonDict) -> State:
         program=internal["program"],
         origin=None if internal["origin"] is None else state_from_json(internal["origin"]),
         answers=tuple((a[0], copy.deepcopy(a[1]), a[2]) for a in internal["answers"]),
-        log=tuple(copy.deepcopy(data["log"])),
+        log=Log.of(copy.deepcopy(data["log"])),
         entry=copy.deepcopy(internal["entry"]),
     )

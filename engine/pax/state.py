@@ -19,6 +19,7 @@ from engine.core import JsonDict
 from engine.pax.catalog import PaxData
 from engine.pax.geometry import Pos, neighbours
 from engine.pax.loader import data as packaged_data
+from engine.pax.log import Log
 from engine.pax.setup import Setup
 
 PLACARD = -1
@@ -259,8 +260,9 @@ class Table:
     origin: State | None
     answers: list[tuple[int | None, JsonDict, bool]]
     options: list[JsonDict] | None
+    decision: JsonDict | None
     # the log (H.6): closed entries, and the entry being written
-    log: tuple[JsonDict, ...]
+    log: Log
     entry: JsonDict | None
     new_log: list[JsonDict] = field(default_factory=list)
 
@@ -373,9 +375,10 @@ class State:
     program: str | None
     origin: State | None
     answers: tuple[tuple[int | None, JsonDict, bool], ...]
-    log: tuple[JsonDict, ...]
+    log: Log
     entry: JsonDict | None
     options: tuple[JsonDict, ...] | None = field(default=None, compare=False)
+    decision: JsonDict | None = field(default=None, compare=False)
 
 
 def _claims(d: dict[str, list[int]]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -467,9 +470,10 @@ def freeze(t: Table, close: bool = True) -> State:
         program=t.program,
         origin=t.origin,
         answers=tuple(t.answers),
-        log=t.log + tuple(t.new_log) if t.new_log else t.log,
+        log=t.log.extend(t.new_log) if t.new_log else t.log,
         entry=_entry_copy(t.entry),
         options=None if t.options is None else tuple(t.options),
+        decision=t.decision,
     )
 
 
@@ -552,6 +556,7 @@ def thaw(s: State) -> Table:
         origin=s.origin,
         answers=list(s.answers),
         options=None if s.options is None else list(s.options),
+        decision=s.decision,
         log=s.log,
         entry=_entry_copy(s.entry),
     )
@@ -613,6 +618,7 @@ def table_from_setup(setup: Setup, seed: str, round_cap: int | None) -> Table:
         origin=None,
         answers=[],
         options=None,
-        log=(),
+        decision=None,
+        log=Log(),
         entry=None,
     )

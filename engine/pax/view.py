@@ -4,7 +4,9 @@ spectator.
 The view holds the record's settings, data, seed (its value only once the game is over),
 seats and state filtered as H.8 says, the log's recent entries filtered the same way
 (P-12: the entries since the start of the previous round; ``view_log`` gives any part),
-``legal_actions`` for that seat, ``state_version`` and the derived facts of 15.5.1.
+``legal_actions`` for that seat, the open ``decision``'s public help (P-26: which unit a
+payment is for, who receives a Conspire token, ...), ``state_version`` and the derived
+facts of 15.5.1.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from engine.core import JsonDict
 from engine.pax import board as b
-from engine.pax.engine import legal_actions, to_act
+from engine.pax.engine import decision, legal_actions, to_act
 from engine.pax.plots import _cells, first_witness
 from engine.pax.record import record_head, state_json
 from engine.pax.state import State, Table, thaw
@@ -146,5 +148,6 @@ def view(state: State, seat: int | None) -> JsonDict:
         "state_version": len(state.log),
         "to_act": to_act(state),
         "legal_actions": [] if seat is None else legal_actions(state, seat),
+        "decision": decision(state),
         "derived": derived(t, seat),
     }

@@ -1086,3 +1086,19 @@ def test_13_2_the_round_of_the_fifth_edict_is_the_last() -> None:
     assert result is not None
     assert result["reason"] == "faction_scoring"
     assert s.active == 1  # seat 1's turn ended the round and the game
+
+
+def test_p26_a_view_says_which_unit_a_payment_is_for_and_who_is_paid() -> None:
+    from engine.pax.view import view
+
+    t = table(3, SEED)
+    favor(t, 0, PRO=1, MAG=1)
+    s = act(ready(t), {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]})
+    assert view(s, 0)["decision"] == {"unit": ["PRO", "MAG", "SCH"], "units_left": 1}
+    t = table(3, SEED)
+    put(t, (2, 4), "PIL016", [0, 1])
+    s = act(ready(t), {"type": "extort", "by": "main", "target": [2, 4]}, gain("NOB"))
+    assert view(s, 2)["decision"] == {"to": 1, "owed": 1}
+    from engine.pax.record import state_from_json, state_to_json
+
+    assert E.decision(state_from_json(state_to_json(s))) == {"to": 1, "owed": 1}
