@@ -199,7 +199,14 @@ def _choose(icons: list[int], r: int) -> set[tuple[int, ...]]:
 
 
 def can_pay(t: Table, seat: int, bill: Bill) -> bool:
-    return feasible(t.favor[seat], bill, 0, exchange_rate(t), wild(t))
+    cache = t.pay_cache
+    if cache is None:
+        return feasible(t.favor[seat], bill, 0, exchange_rate(t), wild(t))
+    key = (seat, tuple(bill.units), tuple(bill.slot_of), tuple(bill.budgets), bill.d)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = feasible(t.favor[seat], bill, 0, exchange_rate(t), wild(t))
+    return found
 
 
 def pay_options(t: Table, seat: int, bill: Bill, i: int) -> list[JsonDict]:

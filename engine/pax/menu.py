@@ -70,14 +70,18 @@ def special_action_options(t: Table) -> list[JsonDict]:
 
 
 def menu_options(t: Table) -> list[JsonDict]:
-    return [
-        *main_options(t, MAIN, MENU_BYS),
-        *scheme_options(t),
-        *claim_faction_options(t),
-        *({"type": "claim_plot", "plot": p} for p in claimable(t, t.active)),
-        *special_action_options(t),
-        {"type": "end"},
-    ]
+    t.pay_cache = {}  # nothing changes while listing: a bill is checked once
+    try:
+        return [
+            *main_options(t, MAIN, MENU_BYS),
+            *scheme_options(t),
+            *claim_faction_options(t),
+            *({"type": "claim_plot", "plot": p} for p in claimable(t, t.active)),
+            *special_action_options(t),
+            {"type": "end"},
+        ]
+    finally:
+        t.pay_cache = None
 
 
 def menu_quick(t: Table) -> JsonDict | None:

@@ -89,9 +89,15 @@ def witnesses(t: Table, seat: int, plot: str) -> Iterator[Witness]:
         for m in connected_subsets(t, pool, least):
             yield m, _cells(m)
 
+    def worth(pool: list[int], cards: int, disks: int) -> bool:
+        """A quick necessary condition: enough cards, and enough of the seat's disks."""
+        return len(pool) >= cards and sum(b.disks_on(t, seat, i) for i in pool) >= disks
+
     if plot == "P01":
         for f in range(6):
             pool = [i for i in up if t.g.edge[i] and f in b.card(t, i).factions]
+            if not worth(pool, prm["min_cards"], prm["min_disks"]):
+                continue
             for m, cells in lodge_sets(f, pool, prm["min_cards"]):
                 if b.set_controller(t, cells, prm["min_disks"]) == seat:
                     yield m, _lodge_id(t, f, cells[0])
@@ -183,6 +189,8 @@ def witnesses(t: Table, seat: int, plot: str) -> Iterator[Witness]:
     elif plot == "P12":
         for f in range(6):
             pool = b.faction_cells(t, f)
+            if not worth(pool, prm["min_cards"], prm["min_disks"]):
+                continue
             for m, cells in lodge_sets(f, pool, prm["min_cards"]):
                 if b.set_controller(t, cells, prm["min_disks"]) == seat:
                     yield m, _lodge_id(t, f, cells[0])
@@ -191,6 +199,8 @@ def witnesses(t: Table, seat: int, plot: str) -> Iterator[Witness]:
         other = {x for q in range(t.g.players) if q != seat for x in t.g.touch[q]}
         for f in range(6):
             pool = b.faction_cells(t, f)
+            if not worth(pool, 3, 3) or not (own & set(pool) and other & set(pool)):
+                continue
             for m, cells in lodge_sets(f, pool, 3):
                 cs = set(cells)
                 if cs & own and cs & other and b.set_controller(t, cells) == seat:

@@ -173,7 +173,7 @@ def make_static(setup: Setup, seed: str, round_cap: int | None, d: PaxData | Non
     )
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     """The per-turn records (2.14, H.5.3)."""
 
@@ -190,7 +190,7 @@ class Turn:
     scout_adjacent: list[int] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class Oust:
     """The Oust in progress (H.5.4)."""
 
@@ -208,7 +208,7 @@ class Oust:
     ident: int  # the log seq that declared it: the oust_id of 15.2
 
 
-@dataclass
+@dataclass(slots=True)
 class Table:
     """The mutable working copy of a state. Rules change it; ``freeze`` ends the work."""
 
@@ -265,6 +265,7 @@ class Table:
     log: Log
     entry: JsonDict | None
     new_log: list[JsonDict] = field(default_factory=list)
+    pay_cache: dict[object, bool] | None = None  # only while listing options (menu.py)
 
     # --- the log ----------------------------------------------------------------------
     @property
@@ -294,7 +295,7 @@ class Table:
         return "placard" if i == PLACARD else self.pos(i)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FrozenTurn:
     main_used: int
     main_allowed: int
@@ -309,7 +310,7 @@ class FrozenTurn:
     scout_adjacent: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FrozenOust:
     attacker: int
     defender: int
@@ -325,7 +326,7 @@ class FrozenOust:
     ident: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class State:
     """An immutable game state (16.1; its JSON is H.5 plus the record, see ``record``)."""
 

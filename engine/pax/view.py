@@ -46,13 +46,14 @@ def _filter_state(state: State, js: JsonDict, seat: int | None) -> JsonDict:
 
 
 def filter_entry(entry: JsonDict, seat: int | None) -> JsonDict:
-    """H.8: another seat's secret actions keep only ``type``; private steps lose cards."""
+    """H.8: another seat's secret actions keep only ``type``; private steps lose cards.
+    Returns new dicts and lists: a view never shares a mutable part with the state."""
     action = entry["action"]
     if action is not None:
         if entry["seat"] != seat and action.get("type") in SECRET_ACTIONS:
             action = {"type": action["type"]}
         else:
-            action = _copy(action)
+            action = {k: _copy(v) for k, v in action.items()}
     steps = []
     for st in entry["steps"]:
         if "private" in st and seat not in st["private"]:
@@ -63,10 +64,10 @@ def filter_entry(entry: JsonDict, seat: int | None) -> JsonDict:
 
 
 def _copy(v: Any) -> Any:
-    if isinstance(v, dict):
+    if type(v) is list:
+        return [x if type(x) in (int, str) else _copy(x) for x in v]
+    if type(v) is dict:
         return {k: _copy(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_copy(x) for x in v]
     return v
 
 
