@@ -68,15 +68,23 @@ def _lodge_id(t: Table, f: int, cell: int) -> tuple[int, int]:
     raise AssertionError("a lodge set outside its lodge")
 
 
-def _subsets(cells: list[int], least: int) -> Iterator[int]:
-    """Subsets of at least ``least`` cards, the largest first."""
-    for size in range(len(cells), least - 1, -1):
+def _subsets(cells: list[int], least: int, full: bool) -> Iterator[int]:
+    """Subsets of at least ``least`` cards, the largest first. Not ``full``: only the
+    whole set and the whole set less one card (the basis of P-28)."""
+    lowest = least if full else max(least, len(cells) - 1)
+    for size in range(len(cells), lowest - 1, -1):
         for combo in combinations(cells, size):
             yield _mask(combo)
 
 
-def witnesses(t: Table, seat: int, plot: str) -> Iterator[Witness]:
-    """The witnesses of ``plot`` for ``seat`` now (Appendix B)."""
+def witnesses(t: Table, seat: int, plot: str, full: bool = False) -> Iterator[Witness]:
+    """The witnesses of ``plot`` for ``seat`` now (Appendix B).
+
+    P05, P06, P07, P09 and P10 are upward closed within a set Q of qualifying cards (a
+    superset of a witness inside Q is one). For them only Q and Q less one card are
+    listed unless ``full``: that basis holds a witness compatible (10.4) with a given set
+    whenever the whole family does (P-28), so claims and the victory check lose nothing.
+    """
     n = len(t.cards)
     pl = t.g.cat.data.plots[plot]
     prm = pl.params
@@ -125,7 +133,7 @@ def witnesses(t: Table, seat: int, plot: str) -> Iterator[Witness]:
                 yield m, None
     elif plot == "P05":
         fm = [i for i in ctrl if b.card(t, i).affiliation == "FM"]
-        for m in _subsets(fm, 1):
+        for m in _subsets(fm, 1, full):
             shown = {f for i in _cells(m) for f in b.card(t, i).factions}
             if len(shown) >= prm["factions"]:
                 count += 1
@@ -141,7 +149,7 @@ def witnesses(t: Table, seat: int, plot: str) -> Iterator[Witness]:
             pool = [i for i in mine if b.others_on(t, seat, i) > 0]
         least = pl.threshold(t.g.players)
         if len(pool) >= least:
-            for m in _subsets(pool, least):
+            for m in _subsets(pool, least, full):
                 count += 1
                 if count > CAP:
                     return
@@ -160,7 +168,7 @@ def witnesses(t: Table, seat: int, plot: str) -> Iterator[Witness]:
             if who is not None and fits(i):
                 theirs[who] += 1
         if all(len(mine_rc) > theirs[q] for q in range(t.g.players) if q != seat):
-            for m in _subsets(mine_rc, prm["min_cards"]):
+            for m in _subsets(mine_rc, prm["min_cards"], full):
                 cells = _cells(m)
                 if sum(b.disks_on(t, seat, i) for i in cells) >= prm["min_disks"]:
                     count += 1

@@ -1102,3 +1102,22 @@ def test_p26_a_view_says_which_unit_a_payment_is_for_and_who_is_paid() -> None:
     from engine.pax.record import state_from_json, state_to_json
 
     assert E.decision(state_from_json(state_to_json(s))) == {"to": 1, "owed": 1}
+
+
+def test_p28_the_basis_of_an_upward_closed_plot_is_as_compatible_as_all_its_witnesses() -> None:
+    import random as rnd
+
+    t = table(3, SEED)
+    cells = ((0, 2), (0, 4), (0, 6), (1, 1), (1, 3), (1, 5), (1, 7), (2, 0))
+    cards = ("PIL005", "PIL016", "PIL017", "PIL020", "PIL022", "PIL026", "PIL029", "PIL032")
+    for pos, card in zip(cells, cards, strict=True):
+        put(t, pos, card, [0, 0, 1])  # seat 0 controls each, seat 1 is there too
+    rng = rnd.Random(28)
+    for plot in ("P06", "P09", "P07"):
+        basis = list(P.witnesses(t, 0, plot))
+        full = list(P.witnesses(t, 0, plot, full=True))
+        assert basis
+        assert len(basis) < len(full) or plot == "P07"  # 3 knights, 2 needed: all 4 sets
+        for _ in range(300):
+            w = (rng.getrandbits(len(t.cards)) or 1, None)
+            assert any(P.compatible(a, w) for a in basis) == any(P.compatible(a, w) for a in full)
