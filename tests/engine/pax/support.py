@@ -198,3 +198,47 @@ def run_auto(state: State) -> State:
 
 def steps(state: State, kind: str) -> list[dict[str, Any]]:
     return [st for e in state.log for st in e["steps"] if st["step"] == kind]
+
+
+def types_of(state: State, kind: str) -> list[dict[str, object]]:
+    return [o for o in options(state) if o["type"] == kind]
+
+
+def give_card(t: Table, faction_card: str, seat: int | None) -> None:
+    entries = [fc for fc in t.fcards if fc[0] == faction_card]
+    if entries:
+        entries[0][1] = entries[0][2] = seat
+    else:
+        t.fcards.append([faction_card, seat, seat, False])
+        if faction_card in t.faction_box:
+            t.faction_box.remove(faction_card)
+        order = list(t.g.cat.data.faction_cards)
+        t.fcards.sort(key=lambda fc: order.index(fc[0]))
+
+
+def frozen_turn(t: Table) -> State:
+    from engine.pax.state import freeze
+
+    t.program = "turn"
+    t.pending = []
+    t.phase = "event"
+    return freeze(t)
+
+
+def oust_table(t: Table, blue: list[str], red: list[str]) -> State:
+    put(t, (2, 4), "PIL016", [1, 0])
+    put(t, (1, 3), "PIL042", [0, 0, 1, 1])
+    put(t, (1, 5), "PIL044", [0, 0, 1, 1])
+    put(t, (2, 2), "PIL040", [1])
+    hand(t, 0, blue)
+    hand(t, 1, red)
+    favor(t, 0, PRO=1)
+    oust = {
+        "type": "oust",
+        "by": "main",
+        "acting": [1, 3],
+        "target": [2, 4],
+        "defender": 1,
+        "k": 1,
+    }
+    return act(ready(t), oust)
