@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.core import Bot, JsonDict
 from engine.pax import engine as E
+from engine.pax.loader import data as packaged_data
 from engine.pax.state import State
 from engine.pax.view import view
 
@@ -23,6 +24,36 @@ def random_bot(view_: JsonDict, rng: random.Random) -> JsonDict:
     if not actions:
         raise ValueError("this view has no legal action: it is not this seat's decision")
     return dict(rng.choice(actions))
+
+
+def autopilot_oust_card(view_: JsonDict) -> JsonDict:
+    """15.2.4: the public, deterministic choice for an absent defender's Oust card: the
+    Ace (Dagger) if underdog; else the Crown (Hammer) if favoured; else the highest number,
+    lowest card id first; else any Ace or Crown (lowest id)."""
+    seat = view_["seat"]
+    options = view_["legal_actions"]
+    cards = sorted(o["card"] for o in options if o.get("type") == "oust_card" and o["card"])
+    if not cards:
+        return dict(options[0])
+    oust = view_["state"]["oust"]
+    favoured = oust["favoured"] if oust else None
+    underdog = favoured is not None and favoured != seat
+    strength = {c: packaged_data().luminaries[c].strength for c in cards}
+
+    def first(kind: str) -> str | None:
+        return next((c for c in cards if strength[c] == kind), None)
+
+    pick = (first("DAGGER") if underdog else None) or (
+        first("HAMMER") if favoured == seat else None
+    )
+    if pick is None:
+        numbers = [c for c in cards if isinstance(strength[c], int)]
+        if numbers:
+            best = max(int(strength[c]) for c in numbers)
+            pick = next(c for c in numbers if strength[c] == best)
+        else:
+            pick = cards[0]
+    return {"type": "oust_card", "card": pick}
 
 
 BOTS: dict[str, Bot] = {"random": random_bot}

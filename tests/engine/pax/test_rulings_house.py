@@ -281,3 +281,34 @@ def test_p28_the_basis_of_an_upward_closed_plot_is_as_compatible_as_all_its_witn
         for _ in range(300):
             w = (rng.getrandbits(len(t.cards)) or 1, None)
             assert any(P.compatible(a, w) for a in basis) == any(P.compatible(a, w) for a in full)
+
+
+def test_15_2_4_the_autopilot_plays_the_dagger_as_underdog_else_the_highest_number() -> None:
+    from engine.pax.bots import autopilot_oust_card
+    from engine.pax.view import view
+
+    t = table(3, SEED)
+    s = oust_table(t, ["PIL007", "PIL003"], ["PIL048", "PIL038", "PIL004"])
+    s = act(s, {"type": "oust_card", "card": "PIL007"})
+    assert E.to_act(s) == 1
+    assert s.oust is not None
+    assert s.oust.favoured == 1  # Red is favoured: no Dagger; the 6 (PIL038)
+    assert autopilot_oust_card(view(s, 1)) == {"type": "oust_card", "card": "PIL038"}
+
+
+def test_15_2_4_the_autopilot_order_on_hand_made_views() -> None:
+    from engine.pax.bots import autopilot_oust_card
+
+    def pick(hand: list[str], favoured: int | None) -> str:
+        v = {
+            "seat": 1,
+            "legal_actions": [{"type": "oust_card", "card": c} for c in hand],
+            "state": {"oust": {"favoured": favoured}},
+        }
+        return str(autopilot_oust_card(v)["card"])
+
+    hand = ["PIL038", "PIL048", "PIL056", "PIL007"]  # 6, Ace, Crown, 6
+    assert pick(hand, 0) == "PIL048"  # underdog: the Dagger
+    assert pick(hand, 1) == "PIL056"  # favoured: the Hammer
+    assert pick(hand, None) == "PIL007"  # neither: the highest number, lowest id
+    assert pick(["PIL048", "PIL056"], None) == "PIL048"  # else any Ace or Crown
