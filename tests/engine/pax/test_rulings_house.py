@@ -9,6 +9,7 @@ from engine.pax.piles import draw
 from engine.pax.state import Table, thaw
 from tests.engine.pax.support import (
     act,
+    card_at,
     court,
     fav,
     favor,
@@ -19,6 +20,7 @@ from tests.engine.pax.support import (
     kinds,
     options,
     oust_table,
+    pay,
     put,
     ready,
     run_auto,
@@ -312,3 +314,33 @@ def test_15_2_4_the_autopilot_order_on_hand_made_views() -> None:
     assert pick(hand, 1) == "PIL056"  # favoured: the Hammer
     assert pick(hand, None) == "PIL007"  # neither: the highest number, lowest id
     assert pick(["PIL048", "PIL056"], None) == "PIL048"  # else any Ace or Crown
+
+
+def test_c_every_faction_cards_ability_once_per_turn() -> None:
+    """Appendix C: each card grants its extra action once, outside the allowance."""
+    t = table(3, SEED)
+    for fc in t.g.cat.data.faction_cards:
+        give_card(t, fc, 0)
+    put(t, (4, 4), "PIL016", [0, 0])
+    put(t, (4, 6), "PIL012", [1])
+    put(t, (0, 4), "PIL021", [])
+    hand(t, 0, ["PIL004", "PIL007"])
+    favor(t, 0, NOB=2, PRO=2, MAG=2, ART=2, SCH=2, CLE=3)
+    t.turn.main_used = 2
+    s = ready(t)
+    by_faction = {o["type"] for o in options(s) if o.get("by") == "faction"}
+    assert by_faction == {"scout", "influence", "extort", "organize", "expel", "oust"}
+    s = act(s, {"type": "extort", "by": "faction", "target": [4, 4]}, gain("NOB"))
+    assert s.turn.main_used == 2
+    assert not [o for o in options(s) if o.get("by") == "faction" and o["type"] == "extort"]
+    s = act(s, {"type": "scout", "by": "faction", "acting": None, "target": [0, 2]})
+    assert kinds(s) == "pay"
+    direct = {o["faction"] for o in options(s) if not o["exchange"]}
+    assert direct == {"SCH", "ART"}  # SCH, or ART as a wild (FC-ART)
+    assert {"type": "pay", "faction": "CLE", "exchange": True} in options(s)  # 2:1 (FC-PRO)
+    s = act(s, pay("SCH"), {"type": "place", "card": "PIL004"})
+    assert card_at(s, (0, 2)) == "PIL004"
+    oust = {"type": "oust", "by": "faction", "acting": [4, 4], "target": [4, 6]}
+    assert {**oust, "defender": 1, "k": 1} in options(s)
+    s = act(s, {"type": "organize", "by": "faction", "faction": None, "target": None})
+    assert kinds(s) == "pay"
