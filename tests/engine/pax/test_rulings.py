@@ -393,3 +393,61 @@ def test_c_clergy_passive_the_defender_reveals_first() -> None:
     s = oust_table(t, ["PIL007", "PIL003"], ["PIL004", "PIL038"])
     assert kinds(s) == "oust_card"
     assert E.to_act(s) == 1
+
+
+def test_r05_a_face_down_card_has_no_trait_no_lodge_and_no_control() -> None:
+    from engine.pax import board as B
+
+    t = table(3, SEED)
+    for pos, card in (((0, 2), "PIL016"), ((0, 4), "PIL029"), ((0, 6), "PIL031")):
+        put(t, pos, card, [0])
+    assert [len(x) for x in B.lodges(t, 0)] == [3]
+    put(t, (0, 4), "PIL029", up=False)
+    assert B.lodges(t, 0) == []
+    assert B.controller(t, t.g.index[(0, 4)]) is None
+    assert B.usable(t, 0, t.g.index[(0, 4)]) == 0
+
+
+def test_r06_the_contact_card_stays_for_the_whole_game() -> None:
+    from engine.pax.bots import play_game
+    from engine.pax.record import full_record
+
+    s = play_game(2, "r06", round_cap=6).state
+    rec = full_record(s)
+    assert [x["contact"] for x in rec["seats"]] == [x.contact for x in s.g.setup.seats]
+    t = thaw(s)
+    assert t.g.contact[0] == t.g.cat.contact_factions[rec["seats"][0]["contact"]]
+
+
+def test_r09_faction_cards_use_maximal_lodges_and_plots_use_lodge_sets() -> None:
+    from engine.pax import board as B
+    from engine.pax import plots as P
+
+    t = table(3, SEED)
+    lodge = (((0, 2), "PIL016"), ((0, 4), "PIL029"), ((0, 6), "PIL031"), ((1, 7), "PIL017"))
+    for pos, card in lodge:
+        put(t, pos, card, [0])
+    put(t, (1, 3), "PIL005", [1, 1, 1])  # the fifth NOB card: seat 1's three disks
+    # seat 1 controls a lodge set ((1,3), (0,2), (0,4): 3 to 2), but the claim reads the
+    # maximal lodge of 5, where seat 0 has 4 to 3
+    assert B.set_controller(t, [t.g.index[p] for p in ((1, 3), (0, 2), (0, 4))]) == 1
+    assert B.largest_lodge_controller(t, 0) == 0
+    # P01 is met by a lodge set: the 4 edge cards, part of the lodge; its identity is the
+    # maximal lodge
+    w = P.first_witness(t, 0, "P01")
+    assert w is not None
+    five = sum(1 << t.g.index[p] for p in ((0, 2), (0, 4), (0, 6), (1, 7), (1, 3)))
+    assert w == (five & ~(1 << t.g.index[(1, 3)]), (0, five))
+
+
+def test_r70_knights_are_a_card_attribute_read_by_p07() -> None:
+    t = table(3, SEED)
+    knights = [c for c in ("PIL001", "PIL006", "PIL013") if t.g.cat.cards[c].knight]
+    assert len(knights) == 3
+    for pos, card in zip(((0, 2), (0, 4)), knights, strict=False):
+        put(t, pos, card, [0])
+    from engine.pax import plots as P
+
+    assert P.first_witness(t, 0, "P07") is not None  # 2 knights with 3 players
+    put(t, (0, 4), knights[1], [0, 1])
+    assert P.first_witness(t, 0, "P07") is None
