@@ -445,14 +445,14 @@ def test_r80_an_influence_you_cannot_pay_is_not_offered() -> None:
     assert not types_of(ready(t), "influence")
 
 
-def test_r12_p24_automa_variants_are_refused_until_built() -> None:
+def test_r12_p22_automa_variants_are_refused_until_built() -> None:
     from engine.pax.setup import SetupError
 
     with pytest.raises(SetupError, match="not implemented"):
         E.new_game(2, "automa-SG", "x")
 
 
-def test_15_5_3_p23_the_round_cap_scores_factions() -> None:
+def test_15_5_3_p21_the_round_cap_scores_factions() -> None:
     from engine.pax.bots import play_game
 
     run = play_game(3, "cap-test", round_cap=1)
