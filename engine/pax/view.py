@@ -152,3 +152,20 @@ def view(state: State, seat: int | None) -> JsonDict:
         "decision": decision(state),
         "derived": derived(t, seat),
     }
+
+
+def suggest_payment(state: State, seat: int, action: JsonDict) -> list[JsonDict]:
+    """15.5.1's payment help, on request (listing it for every offered action in every
+    view would cost an ``apply`` per action): the ``pay`` actions that would pay for
+    ``action`` if the seat took the first offered option at each unit. [] when it costs
+    nothing (or the payment is taken by the engine, R79). Raises ``IllegalAction`` if
+    ``action`` is not legal."""
+    from engine.pax.engine import apply
+
+    out: list[JsonDict] = []
+    s = apply(state, seat, action)
+    while s.pending and s.pending[-1][0] == seat and s.pending[-1][1] == "pay":
+        choice = legal_actions(s, seat)[0]
+        out.append(choice)
+        s = apply(s, seat, choice)
+    return out

@@ -344,3 +344,20 @@ def test_c_every_faction_cards_ability_once_per_turn() -> None:
     assert {**oust, "defender": 1, "k": 1} in options(s)
     s = act(s, {"type": "organize", "by": "faction", "faction": None, "target": None})
     assert kinds(s) == "pay"
+
+
+def test_15_5_1_a_suggested_payment_pays_the_action() -> None:
+    from engine.pax.view import suggest_payment
+
+    t = table(3, SEED)
+    put(t, (4, 4), "PIL016", [0, 1])
+    favor(t, 0, NOB=6, PRO=6, ART=3)
+    s = ready(t)
+    action = {"type": "influence", "by": "main", "target": [4, 4], "n": 2}
+    plan = suggest_payment(s, 0, action)
+    assert plan
+    assert all(p["type"] == "pay" for p in plan)
+    s = act(s, action, *plan)
+    assert kinds(s) == "action"
+    assert slots(s, (4, 4)) == [0, 1, 0, 0]
+    assert sum(s.favor[0]) == 15 - 6
