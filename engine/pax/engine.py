@@ -184,6 +184,27 @@ def advance(state: State) -> State:
     return freeze(t)
 
 
+RULES = {
+    "pay": "a token that may pay this unit, an exchange, or a reduction that applies; "
+    "never one that leaves the rest unpayable (2.2.4, 2.2.5, 7.2.3, R80)",
+    "gain": "one of the factions the card or rule lets you pick (2.6.3, 7.6.8)",
+    "overturn": "a player holding that faction, or null to stop (2.2.6)",
+    "conspire": "a token you hold, from the favor just gained first (7.3.6)",
+    "place": "a card of your hand, or the scouted card (7.1.4)",
+    "move": "a step from a card you may leave to a card you may reach (7.4.3-7.4.5)",
+    "oust_card": "a card of your hand; no card only with an empty hand (7.6.5)",
+    "oust_next": "continue (while you hold a card), call or yield (7.6.5, R28)",
+    "strength": "-1, 0 or 1 (A.1 G03)",
+    "bonus": "the Bonus action with by 'scheme', or decline (8.2)",
+    "special": "what the Special ability offers, or decline (8.2, A.1)",
+    "keep_event": "one of the drawn events (11.2.2)",
+    "keep_plot": "your old plot or the new one (A.1 G10)",
+    "court": "none, one Court card, or two with the Chamberlain's card (11.3, R42)",
+    "event": "a special event you hold, or none (5.5)",
+}
+"""What each decision accepts, for refusals that name the rule."""
+
+
 def _refusal(state: State, action: Any) -> IllegalAction:
     kind = state.pending[-1][1]
     if not isinstance(action, dict):
@@ -193,7 +214,8 @@ def _refusal(state: State, action: Any) -> IllegalAction:
         problem = menu_problem(t, action)
         if problem is not None:
             return IllegalAction(*problem)
+    accepts = RULES.get(kind, "one of the options listed (H.7)")
     return IllegalAction(
         "not_legal",
-        f"{action.get('type')!r} is not one of the options of this '{kind}' decision (H.7).",
+        f"{action.get('type')!r} is not an option of this '{kind}' decision: it takes {accepts}.",
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.pax import engine as E
 from engine.pax import plots as P
 from engine.pax.phases import court_options
@@ -361,3 +363,15 @@ def test_15_5_1_a_suggested_payment_pays_the_action() -> None:
     assert kinds(s) == "action"
     assert slots(s, (4, 4)) == [0, 1, 0, 0]
     assert sum(s.favor[0]) == 15 - 6
+
+
+def test_refusals_of_a_decision_name_what_it_takes() -> None:
+    from engine.core import IllegalAction
+
+    t = table(3, SEED)
+    favor(t, 0, PRO=1, MAG=1)
+    s = act(ready(t), {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]})
+    with pytest.raises(IllegalAction) as err:
+        E.apply(s, 0, pay("NOB"))
+    assert err.value.code == "not_legal"
+    assert "2.2.4" in err.value.message
