@@ -75,8 +75,9 @@ def problems(state: State) -> list[str]:
     for s in range(g.players):
         events.update(state.events[s])
         events.update(c for c, _ in state.edicts[s])
-        if state.active_event[s] is not None:
-            events[state.active_event[s] or ""] += 1
+        active = state.active_event[s]
+        if active is not None:
+            events[active] += 1
     expected = set(cat.data.edicts) | set(cat.data.specials)
     if set(events) != expected or any(n != 1 for n in events.values()):
         out.append("events: an event card is lost or doubled")

@@ -55,8 +55,7 @@ def prog_turn(t: Table, ctx: Ctx) -> Proc[None]:
     else:
         t.phase = "action"
         t.program = "menu"
-    if False:  # pragma: no cover
-        yield
+    yield from ()  # a program that asks nothing
 
 
 def prog_activate(t: Table, ctx: Ctx) -> Proc[None]:
@@ -100,8 +99,7 @@ def prog_plot_check(t: Table, ctx: Ctx) -> Proc[None]:
             finish(t, plot_result(t, s, won))
             return
     t.program = "event_check"
-    if False:  # pragma: no cover
-        yield
+    yield from ()  # a program that asks nothing
 
 
 def prog_event_check(t: Table, ctx: Ctx) -> Proc[None]:
@@ -174,8 +172,9 @@ def prog_redraw(t: Table, ctx: Ctx) -> Proc[None]:
             if not draw_to_hand(t, s):
                 break
     ch = t.chamberlain
-    if t.court[ch] is not None:
-        to_discard(t, t.court[ch] or "", ["court", ch])
+    under = t.court[ch]
+    if under is not None:
+        to_discard(t, under, ["court", ch])
         t.court[ch] = None
     t.chamberlain = (ch + 1) % COURT
     t.step("chamberlain", slot=t.chamberlain)

@@ -203,8 +203,6 @@ def do_special(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
                 src: list[Any] = ["display"] if fc[1] is None else ["faction", fc[1]]
                 fc[1] = seat
                 move(t, fc[0], src, ["faction", seat])
-    if False:  # pragma: no cover - keeps this a generator
-        yield
 
 
 def _plot_home(t: Table, seat: int, old: str, revealed: bool) -> None:

@@ -107,8 +107,9 @@ def derived(t: Table, seat: int | None) -> JsonDict:
     plots_met = []
     if seat is not None and seat < g.humans:
         mine = [*t.public_plots]
-        if t.plot[seat] is not None and t.plot[seat] not in mine:
-            mine.append(t.plot[seat] or "")
+        own = t.plot[seat]
+        if own is not None and own not in mine:
+            mine.append(own)
         for p in [*mine, *(q for q in t.claims_on if seat in t.claims_on[q] and q not in mine)]:
             w = first_witness(t, seat, p)
             if w is not None:
