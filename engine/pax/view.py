@@ -3,10 +3,10 @@ spectator.
 
 The view holds the record's settings, data, seed (its value only once the game is over),
 seats and state filtered as H.8 says, the log's recent entries filtered the same way
-(P-12: the entries since the start of the previous round; ``view_log`` gives any part),
-``legal_actions`` for that seat, the open ``decision``'s public help (P-26: which unit a
-payment is for, who receives a Conspire token, ...), ``state_version`` and the derived
-facts of 15.5.1.
+(P-12: the entries from the start of the turn N turns back, N the seats; ``view_log``
+gives any part), ``legal_actions`` for that seat, the open ``decision``'s public help
+(P-26: which unit a payment is for, who receives a Conspire token, ...),
+``state_version`` and the derived facts of 15.5.1.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def _copy(v: Any) -> Any:
 
 
 def recent_start(state: State) -> int:
-    """The index of the first log entry of the previous round's first turn (P-12)."""
+    """The index of the log entry that began the turn N turns back, N the seats (P-12)."""
     turns = 0
     for i in range(len(state.log) - 1, -1, -1):
         if any(st["step"] == "turn" for st in state.log[i]["steps"]):
