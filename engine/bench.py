@@ -12,6 +12,10 @@ Prints the median over ``--runs`` rounds of:
   its default random number of tricks per hand (1..8) and with num_tricks_fixed=8 (the
   most 36 cards allow beside the trump card), and the ratios fast path / OpenSpiel.
 
+``--game pax`` measures Pax Illuminaten: validated ``apply`` decisions/s, ``legal_actions``
++ ``apply``, whole random games/s through the contract, and with ``--stall N`` the share of
+N random games that stall (15.5.3; engine/pax/bench.py, docs/pax.md).
+
 ``--game eleusis`` measures New Eleusis instead: ERL judgements/s on a 300-card main line
 per library rule, whole random rounds/s (random bots, seeded) and every bot kind's
 decision time (median and maximum over ``--views`` seeded views), and with ``--walks N``
@@ -169,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
     parser.add_argument("--games", type=int, default=40, help="random games recorded for apply")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
-    parser.add_argument("--game", choices=("indulgence", "eleusis"), default="indulgence")
+    parser.add_argument("--game", choices=("indulgence", "eleusis", "pax"), default="indulgence")
     parser.add_argument("--walks", type=int, default=0, help="eleusis: also time NE-22")
     parser.add_argument(
         "--parts",
@@ -182,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--view-rounds", type=int, default=20, help="eleusis: random rounds the views come from"
     )
+    parser.add_argument("--stall", type=int, default=0, help="pax: random games for 15.5.3")
+    parser.add_argument("--cap", type=int, default=100, help="pax: the stall round cap")
+    parser.add_argument("--check", type=int, default=0, help="pax: games checking 16.3")
     args = parser.parse_args(argv)
     clock: Clock = time.perf_counter if args.clock == "wall" else time.process_time
     if args.game == "eleusis":
@@ -192,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         return _eleusis(
             args.seconds, args.walks, args.clock, clock, parts, args.views, args.view_rounds
         )
+    if args.game == "pax":
+        return _pax(args, clock)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     print(
         f"engine.bench: Python {platform.python_version()}, {os.cpu_count()} CPUs (load {load}),"
@@ -246,6 +255,55 @@ def main(argv: list[str] | None = None) -> int:
             fast_name = f"fast path, random games {players_variant}"
             ratio = medians[fast_name] / medians[spiel_name]
             print(f"ratio {fast_name} / {spiel_name}: {ratio:.2f}")
+    return 0
+
+
+def _pax(args: argparse.Namespace, clock: Clock) -> int:
+    """Pax Illuminaten (engine/pax/bench.py): medians over ``--runs`` rounds."""
+    from engine.pax import bench as pax_bench
+
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    print(
+        f"engine.bench pax: Python {platform.python_version()}, {os.cpu_count()} CPUs "
+        f"(load {load}), {args.runs} rounds x {args.seconds:g} s, {args.clock} clock, medians"
+    )
+    if args.runs:
+        triples = pax_bench.recorded_decisions(args.games, seed=3)
+        print(f"recorded {len(triples)} decisions of {args.games} random games (2-4 seats)")
+        applies: list[float] = []
+        legals: list[float] = []
+        games: list[float] = []
+        figure = None
+        for _ in range(args.runs):
+            applies.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=False))
+            legals.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=True))
+            figure = pax_bench.games_rate(clock, args.seconds, seed=len(games))
+            games.append(figure.per_s)
+        print(f"{'validated apply':40} {statistics.median(applies):10,.0f} decisions/s")
+        listing = "legal_actions on the same states"
+        print(f"{listing:40} {statistics.median(legals):10,.0f} listings/s")
+        assert figure is not None
+        print(
+            f"{'random games through the contract':40} {statistics.median(games):10.2f} games/s"
+            f"  (last run: {figure.decisions / figure.games:.0f} decisions,"
+            f" {figure.rounds / figure.games:.1f} rounds a game)"
+        )
+    if args.stall:
+        start = clock()
+        stall = pax_bench.stall_share(args.stall, args.cap, seed=1)
+        spent = clock() - start
+        rounds = sorted(stall.rounds)
+        print(
+            f"stalled games (15.5.3): {stall.stalled}/{stall.games} = {stall.share:.1%} reach"
+            f" round {stall.cap} with no plot victory and fewer than 5 edicts discarded;"
+            f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]};"
+            f" {stall.plot_wins} plot victories ({spent:.0f} s)"
+        )
+    if args.check:
+        start = clock()
+        played, steps, found = pax_bench.check_games(args.check, seed=1, round_cap=args.cap)
+        verdict = "every 16.3 invariant held" if not found else f"BROKEN: {found}"
+        print(f"{played} random games, {steps} steps checked: {verdict} ({clock() - start:.0f} s)")
     return 0
 
 
