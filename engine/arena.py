@@ -1,7 +1,12 @@
 """Bot arena: duplicate-style matches between built-in bots.
 
-    python -m engine.arena --games 1000 --bots ismcts,heuristic,random,random \
+    python -m engine.arena [indulgence] --games 1000 --bots ismcts,heuristic,random,random \
         [--players 3|4] [--variant basic|expert] [--seed S] [--ismcts-iterations K]
+    python -m engine.arena eleusis --seats novice,random,random,random --rounds 100 \
+        [--tiers easy,medium] [--compare novice random] [--seed S] [--workers 2] [--json F]
+
+New Eleusis (``eleusis`` first): seeded one-round games, see engine/eleusis/arena.py and
+docs/eleusis.md. The rest of this text is about Indulgence (the default game).
 
 A duplicate set is one game seed played ``n`` times (n = player count) with the bot
 line-up rotated one seat each time, so every bot plays every seat on the same deals and
@@ -32,6 +37,17 @@ from typing import Any
 from engine import bots as registry
 from engine import indulgence as game
 from engine.bots.ismcts import DEFAULT_ITERATIONS, IsmctsBot
+from engine.eleusis.arena import (
+    ArenaConfig,
+    ArenaError,
+    RoundOutcome,
+    config_problems,
+    format_report,
+    play_round,
+    scientist_kinds,
+    summarise,
+)
+from engine.eleusis.state import DIFFICULTIES
 
 JsonDict = dict[str, Any]
 Bot = Callable[[JsonDict, random.Random], JsonDict]
@@ -323,7 +339,103 @@ def format_summary(summary: JsonDict) -> str:
     return "\n".join(lines)
 
 
+def run_eleusis(config: ArenaConfig, workers: int = 1, progress: bool = False) -> JsonDict:
+    """Play ``config.rounds`` rounds of every tier of New Eleusis and summarise them
+    (engine/eleusis/arena.py). Every round is played from its own seed, so the report is
+    the same for any number of ``workers``; only ``wall_seconds`` is not."""
+    jobs = [(config, t, i) for t in config.tiers for i in range(config.rounds)]
+    outcomes: list[RoundOutcome] = []
+    start = time.perf_counter()
+    step = max(1, len(jobs) // 20)
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = pool.imap(_play_eleusis_round, jobs, chunksize=4)
+            for outcome in results:
+                outcomes.append(outcome)
+                _progress(progress, len(outcomes), len(jobs), step, start)
+    else:
+        for job in jobs:
+            outcomes.append(_play_eleusis_round(job))
+            _progress(progress, len(outcomes), len(jobs), step, start)
+    report = summarise(config, outcomes)
+    report["wall_seconds"] = round(time.perf_counter() - start, 1)
+    return report
+
+
+def _play_eleusis_round(job: tuple[ArenaConfig, str, int]) -> RoundOutcome:
+    return play_round(*job)
+
+
+def _progress(show: bool, done: int, total: int, step: int, start: float) -> None:
+    if show and (done % step == 0 or done == total):
+        print(f"  {done}/{total} rounds, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+
+
+def eleusis_main(argv: Sequence[str]) -> int:
+    """``python -m engine.arena eleusis ...``: see engine/eleusis/arena.py."""
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.arena eleusis",
+        description="Seeded one-round New Eleusis games between bots: per bot kind and "
+        "difficulty tier, true-prophet share, plays to office, overthrows and points per "
+        "round with 95% intervals (docs/eleusis.md).",
+    )
+    parser.add_argument(
+        "--seats",
+        default="novice,random,random,random",
+        help="the scientists' bot kinds from the dealer's left, comma-separated "
+        f"(kinds: {', '.join(scientist_kinds())}); the dealer seat is the dealer bot",
+    )
+    parser.add_argument("--rounds", type=int, default=100, help="rounds per tier")
+    parser.add_argument(
+        "--tiers", default=",".join(DIFFICULTIES), help="difficulty tiers, comma-separated"
+    )
+    parser.add_argument("--seed", default="arena", help="base seed")
+    parser.add_argument(
+        "--compare", nargs=2, metavar=("A", "B"), help="paired difference A - B per round"
+    )
+    parser.add_argument(
+        "--sanity-walks", type=int, default=300, help="the table's NE-22 walks (1-300)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument(
+        "--json", dest="json_path", help="write the report as JSON to this file ('-': stdout)"
+    )
+    parser.add_argument("--progress", action="store_true", help="report progress on stderr")
+    args = parser.parse_args(argv)
+    config = ArenaConfig(
+        seats=tuple(k.strip() for k in args.seats.split(",") if k.strip()),
+        tiers=tuple(t.strip() for t in args.tiers.split(",") if t.strip()),
+        rounds=args.rounds,
+        seed=args.seed,
+        sanity_walks=args.sanity_walks,
+        compare=tuple(args.compare) if args.compare else None,
+    )
+    problems = config_problems(config)
+    if args.workers < 1:
+        problems.append("--workers must be at least 1")
+    if problems:
+        parser.error("; ".join(problems))
+    try:
+        report = run_eleusis(config, args.workers, args.progress)
+    except ArenaError as exc:
+        print(f"python -m engine.arena eleusis: {exc}", file=sys.stderr)
+        return 1
+    if args.json_path == "-":
+        print(json.dumps(report, indent=2))
+        return 0
+    print(format_report(report))
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=2)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in and args_in[0] == "eleusis":
+        return eleusis_main(args_in[1:])
+    if args_in and args_in[0] == "indulgence":
+        args_in = args_in[1:]
     parser = argparse.ArgumentParser(
         prog="python -m engine.arena", description=__doc__.split("\n\n")[0]
     )
@@ -355,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="stop after this many seconds; report the sets completed",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     lineup = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     players = args.players or len(lineup)
     if len(lineup) != players:

@@ -12,9 +12,15 @@ Prints the median over ``--runs`` rounds of:
   its default random number of tricks per hand (1..8) and with num_tricks_fixed=8 (the
   most 36 cards allow beside the trump card), and the ratios fast path / OpenSpiel.
 
+``--game pax`` measures Pax Illuminaten: validated ``apply`` decisions/s, ``legal_actions``
++ ``apply``, whole random games/s through the contract, and with ``--stall N`` the share of
+N random games that stall (15.5.3; engine/pax/bench.py, docs/pax.md).
+
 ``--game eleusis`` measures New Eleusis instead: ERL judgements/s on a 300-card main line
-per library rule, and with ``--walks N`` the sanity check of every library rule
-(engine/eleusis/bench.py, docs/eleusis.md).
+per library rule, whole random rounds/s (random bots, seeded) and every bot kind's
+decision time (median and maximum over ``--views`` seeded views), and with ``--walks N``
+the sanity check of every library rule (engine/eleusis/bench.py, docs/eleusis.md);
+``--parts judgements,rounds,decisions`` picks among the first three.
 
 Each round times every figure once (interleaved), so that a busy machine slows all of
 them alike and the ratios stay fair. ``--clock cpu`` times with the process's CPU time
@@ -29,7 +35,7 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import indulgence as game
@@ -167,12 +173,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
     parser.add_argument("--games", type=int, default=40, help="random games recorded for apply")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
-    parser.add_argument("--game", choices=("indulgence", "eleusis"), default="indulgence")
+    parser.add_argument("--game", choices=("indulgence", "eleusis", "pax"), default="indulgence")
     parser.add_argument("--walks", type=int, default=0, help="eleusis: also time NE-22")
+    parser.add_argument(
+        "--parts",
+        default=",".join(ELEUSIS_PARTS),
+        help=f"eleusis: which measures, comma-separated ({', '.join(ELEUSIS_PARTS)})",
+    )
+    parser.add_argument(
+        "--views", type=int, default=200, help="eleusis: seeded views per bot decision figure"
+    )
+    parser.add_argument(
+        "--view-rounds", type=int, default=20, help="eleusis: random rounds the views come from"
+    )
+    parser.add_argument("--stall", type=int, default=0, help="pax: random games for 15.5.3")
+    parser.add_argument("--cap", type=int, default=100, help="pax: the stall round cap")
+    parser.add_argument("--check", type=int, default=0, help="pax: games checking 16.3")
     args = parser.parse_args(argv)
     clock: Clock = time.perf_counter if args.clock == "wall" else time.process_time
     if args.game == "eleusis":
-        return _eleusis(args.seconds, args.walks, args.clock, clock)
+        parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+        unknown = [p for p in parts if p not in ELEUSIS_PARTS]
+        if unknown:
+            parser.error(f"unknown part(s) {', '.join(unknown)} ({', '.join(ELEUSIS_PARTS)})")
+        return _eleusis(
+            args.seconds, args.walks, args.clock, clock, parts, args.views, args.view_rounds
+        )
+    if args.game == "pax":
+        return _pax(args, clock)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     print(
         f"engine.bench: Python {platform.python_version()}, {os.cpu_count()} CPUs (load {load}),"
@@ -230,8 +258,69 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _eleusis(seconds: float, walks: int, clock_name: str, clock: Clock) -> int:
-    """ERL judgements/s on a 300-card main line per library rule (engine/eleusis/bench.py)."""
+def _pax(args: argparse.Namespace, clock: Clock) -> int:
+    """Pax Illuminaten (engine/pax/bench.py): medians over ``--runs`` rounds."""
+    from engine.pax import bench as pax_bench
+
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    print(
+        f"engine.bench pax: Python {platform.python_version()}, {os.cpu_count()} CPUs "
+        f"(load {load}), {args.runs} rounds x {args.seconds:g} s, {args.clock} clock, medians"
+    )
+    if args.runs:
+        triples = pax_bench.recorded_decisions(args.games, seed=3)
+        print(f"recorded {len(triples)} decisions of {args.games} random games (2-4 seats)")
+        applies: list[float] = []
+        legals: list[float] = []
+        games: list[float] = []
+        figure = None
+        for _ in range(args.runs):
+            applies.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=False))
+            legals.append(pax_bench.apply_rate(triples, clock, args.seconds, with_legal=True))
+            figure = pax_bench.games_rate(clock, args.seconds, seed=len(games))
+            games.append(figure.per_s)
+        print(f"{'validated apply':40} {statistics.median(applies):10,.0f} decisions/s")
+        listing = "legal_actions on the same states"
+        print(f"{listing:40} {statistics.median(legals):10,.0f} listings/s")
+        assert figure is not None
+        print(
+            f"{'random games through the contract':40} {statistics.median(games):10.2f} games/s"
+            f"  (last run: {figure.decisions / figure.games:.0f} decisions,"
+            f" {figure.rounds / figure.games:.1f} rounds a game)"
+        )
+    if args.stall:
+        start = clock()
+        stall = pax_bench.stall_share(args.stall, args.cap, seed=1)
+        spent = clock() - start
+        rounds = sorted(stall.rounds)
+        print(
+            f"stalled games (15.5.3): {stall.stalled}/{stall.games} = {stall.share:.1%} reach"
+            f" round {stall.cap} with no plot victory and fewer than 5 edicts discarded;"
+            f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]};"
+            f" {stall.plot_wins} plot victories ({spent:.0f} s)"
+        )
+    if args.check:
+        start = clock()
+        played, steps, found = pax_bench.check_games(args.check, seed=1, round_cap=args.cap)
+        verdict = "every 16.3 invariant held" if not found else f"BROKEN: {found}"
+        print(f"{played} random games, {steps} steps checked: {verdict} ({clock() - start:.0f} s)")
+    return 0
+
+
+ELEUSIS_PARTS = ("judgements", "rounds", "decisions")
+
+
+def _eleusis(
+    seconds: float,
+    walks: int,
+    clock_name: str,
+    clock: Clock,
+    parts: Sequence[str] = ELEUSIS_PARTS,
+    views: int = 200,
+    view_rounds: int = 20,
+) -> int:
+    """ERL judgements/s on a 300-card main line per library rule, whole random rounds/s
+    and bots' decision times (engine/eleusis/bench.py)."""
     from engine.eleusis import bench as eleusis_bench
 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
@@ -239,13 +328,38 @@ def _eleusis(seconds: float, walks: int, clock_name: str, clock: Clock) -> int:
         f"engine.bench eleusis: Python {platform.python_version()}, {os.cpu_count()} CPUs "
         f"(load {load}), {seconds:g} s per figure, {clock_name} clock, 300-card main line"
     )
-    print(f"{'rule':32} {'judge/s':>10} {'batch/s':>10} {'us/judge':>9} {'cost':>6} {'right':>6}")
-    for fig in eleusis_bench.library_figures(clock, seconds):
+    if "judgements" in parts:
         print(
-            f"{fig.name:32} {fig.judge_per_s:10,.0f} {fig.batch_per_s:10,.0f}"
-            f" {1e6 / fig.judge_per_s:9.2f} {fig.cost:6} {fig.right_share:6.0%}",
+            f"{'rule':32} {'judge/s':>10} {'batch/s':>10} {'us/judge':>9} {'cost':>6} {'right':>6}"
+        )
+        for fig in eleusis_bench.library_figures(clock, seconds):
+            print(
+                f"{fig.name:32} {fig.judge_per_s:10,.0f} {fig.batch_per_s:10,.0f}"
+                f" {1e6 / fig.judge_per_s:9.2f} {fig.cost:6} {fig.right_share:6.0%}",
+                flush=True,
+            )
+    if "rounds" in parts:
+        r = eleusis_bench.rounds_figure(clock, seconds)
+        print(
+            f"whole random rounds ({eleusis_bench.ROUND_PLAYERS} seats, random bots, seeded, "
+            f"NE-22 check cached): {r.rounds / r.seconds:,.1f} rounds/s, "
+            f"{r.turns / r.seconds:,.0f} judged turns/s, {r.actions / r.seconds:,.0f} actions/s "
+            f"({r.rounds} rounds, {r.turns / r.rounds:.1f} turns and "
+            f"{r.actions / r.rounds:.1f} actions each, {r.seconds:.2f} s)",
             flush=True,
         )
+    if "decisions" in parts:
+        print(
+            f"bot decisions, seconds per decision on {views} seeded views from {view_rounds} "
+            f"random rounds (the dealer on dealers' views); the first call apart:"
+        )
+        print(f"{'bot':12} {'views':>6} {'first':>10} {'median':>10} {'max':>10} {'mean':>10}")
+        for d in eleusis_bench.decision_figures(clock, views, view_rounds):
+            print(
+                f"{d.kind:12} {d.views:6} {d.first:10.6f} {d.median:10.6f} {d.max:10.6f}"
+                f" {d.mean:10.6f}",
+                flush=True,
+            )
     if walks:
         print(f"NE-22 sanity check, {walks} walks x 100 cards:")
         for s in eleusis_bench.sanity_figures(clock, walks):

@@ -8,8 +8,9 @@
 
 Every entry of :data:`GAMES` satisfies :class:`engine.core.GameModule`: a ``META`` describing the
 game and the functions of the engine contract. The server knows games only through this
-module: Indulgence (``indulgence``) and New Eleusis (``eleusis``, whose package module
-is itself the entry: :mod:`engine.eleusis` exposes ``META`` and every function).
+module: Indulgence (``indulgence``), New Eleusis (``eleusis``, whose package module
+is itself the entry: :mod:`engine.eleusis` exposes ``META`` and every function) and Pax
+Illuminaten (``pax``, listed without its automa variants, not built yet).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from engine import bots as indulgence_bots
 from engine import eleusis, indulgence
 from engine.core import Bot, GameMeta, GameModule, JsonDict
+from engine.pax.game import PaxGame
 
 
 def _indulgence_bot(kind: str) -> Bot:
@@ -114,6 +116,7 @@ class IndulgenceGame:
 GAMES: dict[str, GameModule] = {
     "indulgence": IndulgenceGame(),
     "eleusis": eleusis,
+    "pax": PaxGame(),
 }
 
 

@@ -14,10 +14,10 @@ from engine.core import JsonDict
 from engine.indulgence.rules import replay
 
 
-def test_games_lists_indulgence_and_eleusis() -> None:
-    assert set(registry.GAMES) == {"indulgence", "eleusis"}
-    with pytest.raises(KeyError, match="known: eleusis, indulgence"):
-        registry.get("pax")
+def test_games_lists_the_three_games() -> None:
+    assert set(registry.GAMES) == {"indulgence", "eleusis", "pax"}
+    with pytest.raises(KeyError, match="known: eleusis, indulgence, pax"):
+        registry.get("chess")
 
 
 def test_it_describes_indulgence() -> None:

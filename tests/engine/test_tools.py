@@ -83,3 +83,13 @@ def test_the_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "hands/s" in text
     assert "decisions/s" in text
+
+
+def test_the_pax_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--game", "pax", "--runs", "1", "--seconds", "0.02", "--games", "1"]
+    assert bench.main([*args, "--stall", "2", "--check", "1", "--cap", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "validated apply" in text
+    assert "games/s" in text
+    assert "stalled games (15.5.3): " in text
+    assert "every 16.3 invariant held" in text

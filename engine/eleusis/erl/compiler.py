@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from engine.eleusis.erl.checker import Aggregate, Program
 from engine.eleusis.erl.errors import ErlError
+from engine.eleusis.erl.primes import is_prime
 from engine.eleusis.erl.tree import Node
 from engine.eleusis.faces import ATTRIBUTES, COLOR_INDEX, FACES, SUIT_COLOR, SUIT_INDEX
 
@@ -32,40 +33,6 @@ COST_LINE_LENGTH = 300
 COST_BUDGET = 20_000
 """Cost model of NE-21.6 (Our ruling OR05): evaluation steps of one judgement on a main
 line of 300 cards. 20,000 steps take under 2 ms here (docs/eleusis.md, measured)."""
-
-_CMP: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
-_MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-
-
-def is_prime(n: int) -> bool:
-    """Deterministic Miller-Rabin with the first 13 primes as bases: exact for n below
-    3.3e24, bounded work for any n (Our ruling OR04)."""
-    if n < 2:
-        return False
-    for p in _MR_BASES:
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for a in _MR_BASES:
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
 
 
 def internal(value: int | bool | str) -> int | bool:
@@ -150,11 +117,51 @@ class Compiler:
         self.aggs: dict[int, Aggregate] = {id(a.node): a for a in program.aggregates}
         self.preds: dict[int, Fn] = {}
         self.step_state: int | None = None
+        self.hoisting = False
+        self.hoisted: list[tuple[int, Fn]] = []
+        self.next_slot = LET0 + len(program.lets)
+
+    def uses_card(self, node: Node) -> bool:
+        """Whether the value of ``node`` depends on the candidate card."""
+        k, a = node.kind, node.args
+        if k == "attr":
+            return bool(a[0].args[0] == "card")
+        if k == "name":
+            if a[0] in ("len", "card"):
+                return a[0] == "card"
+            kind, index = self.lookup(a[0])
+            return kind == "let" and self.program.lets[index].facts.card
+        if k == "call" and id(node) in self.aggs:
+            return self.aggs[id(node)].kind in ("inc_card", "general")
+        if k == "case":
+            return self.uses_card(a[0]) or any(self.uses_card(body) for _, body in a[1])
+        return any(self.uses_card(child) for child in node.children())
+
+    def hoisted_fn(self, node: Node) -> Fn | None:
+        """While compiling ``accept``: a part that does not depend on the candidate card
+        (``(prev.rank + 1) mod 13``, ``isprime(len + 1)``, ``count(c.red)``) gets a slot
+        of its own, filled once per judgement, or once for all 52 faces in
+        ``right_faces``, and read by a C-level item getter."""
+        if node.kind in ("int", "bool", "suit", "color", "name", "attr") or self.uses_card(node):
+            return None
+        self.hoisting = False
+        try:
+            f = self.fn(node)
+        finally:
+            self.hoisting = True
+        slot = self.next_slot
+        self.next_slot += 1
+        self.hoisted.append((slot, f))
+        return operator.itemgetter(slot)
 
     def let_plan(self, indexes: set[int]) -> list[tuple[int, Fn]]:
         return [(LET0 + i, self.fn(self.program.lets[i].node)) for i in sorted(indexes)]
 
     def fn(self, node: Node) -> Fn:
+        if self.hoisting:
+            hoisted = self.hoisted_fn(node)
+            if hoisted is not None:
+                return hoisted
         k, a = node.kind, node.args
         if k in ("int", "bool", "suit", "color"):
             v = internal(a[0])
@@ -180,6 +187,8 @@ class Compiler:
         if k == "not":
             x = self.fn(a[0])
             return lambda e: not x(e)
+        if k == "arith" and a[0] == "+" and self.hoisting:
+            return self.addition(node)
         if k == "arith":
             op, left, right = a
             lf = self.fn(left)
@@ -193,16 +202,12 @@ class Compiler:
                 return lambda e: lf(e) - rf(e)
             return lambda e: lf(e) * rf(e)
         if k == "cmp":
-            cmp = _CMP[a[0]]
-            lf, rf = self.fn(a[1]), self.fn(a[2])
-            return lambda e: cmp(lf(e), rf(e))
+            return self.compare(a[0], a[1], a[2])
         if k == "logic":
             op = a[0]
+            if op in ("and", "or"):
+                return self.chain(op, node)
             lf, rf = self.fn(a[1]), self.fn(a[2])
-            if op == "and":
-                return lambda e: lf(e) and rf(e)
-            if op == "or":
-                return lambda e: lf(e) or rf(e)
             if op == "xor":
                 return lambda e: lf(e) != rf(e)
             return lambda e: (not lf(e)) or rf(e)
@@ -238,6 +243,109 @@ class Compiler:
             return lambda e: arms.get(subject(e), fallback)(e)
         raise AssertionError(k)
 
+    def addition(self, node: Node) -> Fn:
+        """``a + b + c`` while hoisting: integer addition is associative and commutative,
+        so the terms that do not depend on the card are added once, as one hoisted part
+        (``card.rank + prev.rank + prev2.rank`` sums the previous ranks once for all 52
+        faces)."""
+        terms: list[Node] = []
+
+        def flatten(n: Node) -> None:
+            if n.kind == "arith" and n.args[0] == "+":
+                flatten(n.args[1])
+                flatten(n.args[2])
+            else:
+                terms.append(n)
+
+        flatten(node)
+        varying = [t for t in terms if self.uses_card(t)]
+        fixed = [t for t in terms if not self.uses_card(t)]
+        fs = [self.fn(t) for t in varying]
+        if len(fixed) > 1:
+            fixed_sum = fixed[0]
+            for t in fixed[1:]:
+                height = max(fixed_sum.height, t.height) + 1
+                fixed_sum = Node("arith", t.pos, ("+", fixed_sum, t), height)
+            fs.append(self.fn(fixed_sum))
+        else:
+            fs.extend(self.fn(t) for t in fixed)
+        if len(fs) == 2:
+            f0, f1 = fs
+            return lambda e: f0(e) + f1(e)
+        if len(fs) == 3:
+            f0, f1, f2 = fs
+            return lambda e: f0(e) + f1(e) + f2(e)
+        return lambda e: sum(f(e) for f in fs)
+
+    def chain(self, op: str, node: Node) -> Fn:
+        """``a and b and c ...`` (or ``or``) as one closure over its operands, in order,
+        short-circuiting as Python does (one call instead of one per ``and``)."""
+        parts: list[Node] = []
+
+        def flatten(n: Node) -> None:
+            if n.kind == "logic" and n.args[0] == op:
+                flatten(n.args[1])
+                flatten(n.args[2])
+            else:
+                parts.append(n)
+
+        flatten(node)
+        fs = [self.fn(part) for part in parts]
+        if op == "and":
+            if len(fs) == 2:
+                f0, f1 = fs
+                return lambda e: f0(e) and f1(e)
+            if len(fs) == 3:
+                f0, f1, f2 = fs
+                return lambda e: f0(e) and f1(e) and f2(e)
+            if len(fs) == 4:
+                f0, f1, f2, f3 = fs
+                return lambda e: f0(e) and f1(e) and f2(e) and f3(e)
+            if len(fs) == 5:
+                f0, f1, f2, f3, f4 = fs
+                return lambda e: f0(e) and f1(e) and f2(e) and f3(e) and f4(e)
+            return lambda e: all(f(e) for f in fs)
+        if len(fs) == 2:
+            g0, g1 = fs
+            return lambda e: g0(e) or g1(e)
+        if len(fs) == 3:
+            g0, g1, g2 = fs
+            return lambda e: g0(e) or g1(e) or g2(e)
+        if len(fs) == 4:
+            g0, g1, g2, g3 = fs
+            return lambda e: g0(e) or g1(e) or g2(e) or g3(e)
+        return lambda e: any(f(e) for f in fs)
+
+    def compare(self, op: str, left: Node, right: Node) -> Fn:
+        """A comparison, one closure per operator (no operator-module call per judgement),
+        with a constant right side read once (``card.rank <= 7``)."""
+        lf = self.fn(left)
+        if right.kind in ("int", "bool", "suit", "color"):
+            c = internal(right.args[0])
+            if op == "==":
+                return lambda e: lf(e) == c
+            if op == "!=":
+                return lambda e: lf(e) != c
+            if op == "<":
+                return lambda e: lf(e) < c
+            if op == "<=":
+                return lambda e: lf(e) <= c
+            if op == ">":
+                return lambda e: lf(e) > c
+            return lambda e: lf(e) >= c
+        rf = self.fn(right)
+        if op == "==":
+            return lambda e: lf(e) == rf(e)
+        if op == "!=":
+            return lambda e: lf(e) != rf(e)
+        if op == "<":
+            return lambda e: lf(e) < rf(e)
+        if op == "<=":
+            return lambda e: lf(e) <= rf(e)
+        if op == ">":
+            return lambda e: lf(e) > rf(e)
+        return lambda e: lf(e) >= rf(e)
+
     def name(self, name: str) -> Fn:
         if name == "len":
             return lambda e: len(e[FACE_LINE])
@@ -246,8 +354,7 @@ class Compiler:
             if index == self.step_state:
                 return lambda e: e[STEP]
             return lambda e: e[STATES][index]
-        slot = LET0 + index
-        return lambda e: e[slot]
+        return operator.itemgetter(LET0 + index)
 
     def lookup(self, name: str) -> tuple[str, int]:
         for i, st in enumerate(self.program.states):
@@ -262,7 +369,11 @@ class Compiler:
         fname, args = node.args
         agg = self.aggs.get(id(node))
         if agg is not None:
-            pred = self.fn(args[0])
+            hoisting, self.hoisting = self.hoisting, False  # c changes inside
+            try:
+                pred = self.fn(args[0])
+            finally:
+                self.hoisting = hoisting
             self.preds[agg.index] = pred
             j = agg.index
             if agg.kind in ("inc", "line"):
@@ -333,8 +444,11 @@ class Evaluator:
             )
         self.cost = steps_units
         comp = Compiler(program)
-        self.n_slots = LET0 + len(program.lets)
+        comp.hoisting = True
         self.accept = comp.fn(program.accept)
+        comp.hoisting = False
+        self.hoisted = comp.hoisted
+        self.n_slots = comp.next_slot
         self.start = comp.fn(program.start) if program.start is not None else None
         lets = program.lets
         acc = program.accept_facts.lets
@@ -357,6 +471,7 @@ class Evaluator:
                 pred = _over_line(agg.op, pred)
             self.agg_plan.append((agg, pred, comp.let_plan(agg.facts.lets), need))
         self.aggs0 = tuple(self._initial(agg) for agg, _, _, _ in self.agg_plan)
+        self._tables: list[Any] | None = None
         self.lookback = program.lookback
 
     @staticmethod
@@ -390,22 +505,15 @@ class Evaluator:
             states.append(new % modulus if modulus is not None else new)
         new_states = tuple(states)
         aggs: list[Any] = []
-        for (agg, pred, lets, need), old in zip(self.agg_plan, line.aggs, strict=True):
+        tables = self._tables if self._tables is not None else self._tabulate()
+        for (agg, pred, lets, need), old, table in zip(
+            self.agg_plan, line.aggs, tables, strict=True
+        ):
             fold = _FOLDS[agg.op].step
             if agg.kind == "inc":
-                e[C] = face
-                for slot, let in lets:
-                    e[slot] = let(e)
-                aggs.append(fold(old, pred(e)))
+                aggs.append(fold(old, table[face]))
             elif agg.kind == "inc_card":
-                values = []
-                for f in FACES:
-                    e[CARD] = f
-                    e[C] = face
-                    for slot, let in lets:
-                        e[slot] = let(e)
-                    values.append(fold(old[f], pred(e)))
-                aggs.append(tuple(values))
+                aggs.append(tuple(map(fold, old, table[face])))
             elif agg.kind == "line":
                 if len(faces) < need:
                     aggs.append(None)
@@ -418,10 +526,35 @@ class Evaluator:
                 aggs.append(None)
         return Line(faces, new_states, tuple(aggs))
 
+    def _tabulate(self) -> list[Any]:
+        """The predicate values of the incremental aggregates, computed once per rule
+        (NE-21.9): an ``inc`` predicate reads only ``c`` (52 values), an ``inc_card`` one
+        only ``c`` and ``card`` (52 x 52), so extending a line folds looked-up values."""
+        tables: list[Any] = []
+        e: Env = [None] * self.n_slots
+        for agg, pred, lets, _ in self.agg_plan:
+            if agg.kind not in ("inc", "inc_card"):
+                tables.append(None)
+                continue
+            rows = []
+            for c in FACES:
+                values = []
+                for f in FACES if agg.kind == "inc_card" else (0,):
+                    e[CARD], e[C] = f, c
+                    for slot, let in lets:
+                        e[slot] = let(e)
+                    values.append(pred(e))
+                rows.append(tuple(values) if agg.kind == "inc_card" else values[0])
+            tables.append(tuple(rows))
+        self._tables = tables
+        return tables
+
     def judge(self, line: Line, face: int) -> bool:
         e = self.env(line, face)
         for slot, let in self.accept_lets:
             e[slot] = let(e)
+        for slot, part in self.hoisted:
+            e[slot] = part(e)
         return bool(self.accept(e))
 
     def right_faces(self, line: Line) -> list[int]:
@@ -429,6 +562,8 @@ class Evaluator:
         e = self.env(line, 0)
         for slot, let in self.accept_fixed:
             e[slot] = let(e)
+        for slot, part in self.hoisted:
+            e[slot] = part(e)
         varying, accept = self.accept_varying, self.accept
         out = []
         for f in FACES:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.eleusis.erl import ErlError, canonical, compile_rule, to_source
-from engine.eleusis.erl.compiler import is_prime
+from engine.eleusis.erl.primes import is_prime
 from engine.eleusis.faces import parse_face
 
 
@@ -201,6 +201,14 @@ def test_or04_is_prime() -> None:
     assert small == [n for n in range(2, 200) if all(n % d for d in range(2, n))]
     assert is_prime(2**61 - 1)
     assert not is_prime(3_215_031_751)  # a strong pseudoprime to bases 2, 3, 5, 7
+
+
+def test_or04_the_table_below_65536_and_miller_rabin_above_it_agree_with_trial_division() -> None:
+    def trial(n: int) -> bool:
+        return n >= 2 and all(n % d for d in range(2, int(n**0.5) + 1))
+
+    assert all(is_prime(n) == trial(n) for n in range(65_000, 66_100))
+    assert all(is_prime(n) == trial(n) for n in range(0, 3_000))
 
 
 def test_to_source_round_trip_of_a_tricky_program() -> None:

@@ -71,7 +71,7 @@ def test_library_rules_of_each_family_are_in_its_hypothesis_space(
     assert _row_of(rule.source, family) in set(family.rows)
 
 
-def test_evidence_reads_right_cards_wrong_cards_and_strings_in_their_contexts() -> None:
+def test_or40_evidence_reads_right_cards_wrong_cards_and_strings_in_their_contexts() -> None:
     main = [FACE_INDEX[f] for f in ("7C", "9S", "2C")]
     ev = evidence(
         main,
@@ -180,7 +180,7 @@ def test_every_action_of_a_table_of_scientists_is_accepted_and_the_round_verifie
     assert {"library_rule", "play"} <= kinds
 
 
-def test_view_evidence_agrees_with_the_rule_of_a_played_round() -> None:
+def test_or40_view_evidence_agrees_with_the_rule_of_a_played_round() -> None:
     """Everything the evidence calls right is right under the round's real rule, and
     everything it calls wrong is wrong (the rule is revealed in the record)."""
     state = game.new_game(
@@ -210,3 +210,46 @@ def test_view_evidence_agrees_with_the_rule_of_a_played_round() -> None:
 
     assert all(judged(n, card) for n, _, card in ev.right)
     assert not any(judged(n, card) for n, _, card in ev.wrong)
+
+
+RED_HANDS = {
+    1: ["3S.1", "4S.1", "5S.1", "6S.1", "7S.1", "8S.1", "9S.1", "10S.1"],
+    2: ["2H.1", "3H.1", "4H.1", "5H.1", "6H.1", "7H.1", "8H.1", "9H.1"],
+    3: ["JS.1", "QS.1", "KS.1", "2C.1", "7C.1", "8C.1", "9C.1", "10C.1"],
+    4: ["2D.1", "5D.1", "9D.1", "QD.1", "3C.1", "4C.1", "5C.1", "6C.1"],
+}
+
+
+def _red_round(cycles: int) -> game.State:
+    """A red-only round: each time round seats 1 and 3 play a black card (wrong), seats 2
+    and 4 a red one (right); then seats 1-3 once more, and it is seat 4's turn."""
+    penalties = [f"{r}{s}.2" for s in "SC" for r in ("2", "3", "4", "5", "6", "7", "8", "9")]
+    state = rigged(5, RED_HANDS, ["AD.1"], penalties, options={"hand_size": 8})
+    for cycle in range(cycles + 1):
+        for seat in (1, 2, 3, 4) if cycle < cycles else (1, 2, 3):
+            state = play(state, seat, RED_HANDS[seat][cycle])
+    return state
+
+
+def test_or42_the_scientist_declares_when_the_expected_bonus_beats_going_out() -> None:
+    early = scientist_bot(game.view(_red_round(0), 4), random.Random(0))
+    assert early["prophet"] == "no"
+    late = scientist_bot(game.view(_red_round(3), 4), random.Random(0))
+    assert late["prophet"] == "declare"
+    assert late["type"] == "play"
+    assert late["cards"] == ["QD.1"]  # its only red card
+
+
+def test_or41_weights_are_powers_of_two_by_size_and_share() -> None:
+    """Every posterior weight is an integer power of two; of two survivors the smaller
+    hypothesis outweighs the larger by 2^(lambda x their difference in half units)."""
+    post = Science(lam=5).posterior(Evidence())
+    assert all(w > 0 and w & (w - 1) == 0 for _, _, w in post.members)
+    l1 = families()[0]
+    weights = {(f.name, i): w for f, i, w in post.members}
+    red = next(i for i in range(len(l1)) if l1.source(i) == "accept card.red")
+    pair = next(
+        i for i in range(len(l1)) if l1.source(i) == "accept (card.red) and (card.rank <= 7)"
+    )
+    assert l1.half_sizes[pair] - l1.half_sizes[red] == 3
+    assert weights[("L1", red)] == weights[("L1", pair)] << 15
