@@ -61,6 +61,7 @@ def _all_variants() -> list[str]:
     return list(dict.fromkeys(v for kind in kinds.KINDS.values() for v in kind.meta.variants))
 
 
+ALL_VARIANTS = _all_variants()  # the schema's AnyVariantEnum (settings.SPECTACULAR_SETTINGS)
 GAME_TYPE_HELP = (
     "The game: a key of GET /api/v1/game-types/ (indulgence, eleusis). Omitted: indulgence."
 )

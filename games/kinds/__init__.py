@@ -20,6 +20,7 @@ from games.kinds.base import GameKind, HistoryWrite, Notice
 DEFAULT = "indulgence"
 
 KINDS: dict[str, GameKind] = {kind.key: kind for kind in (indulgence.KIND, eleusis.KIND)}
+KEYS = list(KINDS)  # the schema's GameTypeEnum (settings.SPECTACULAR_SETTINGS)
 
 
 def get(key: str) -> GameKind:
@@ -40,4 +41,4 @@ def hosted() -> list[GameKind]:
     return [KINDS[key] for key in registry.GAMES if key in KINDS]
 
 
-__all__ = ["DEFAULT", "KINDS", "GameKind", "HistoryWrite", "Notice", "get", "hosted", "of"]
+__all__ = ["DEFAULT", "KEYS", "KINDS", "GameKind", "HistoryWrite", "Notice", "get", "hosted", "of"]
