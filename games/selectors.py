@@ -274,13 +274,23 @@ def game_state(game: Game) -> Any:
     return kind.load_whole(game.snapshot, earlier)
 
 
-def replay_moves(moves: Any) -> list[dict[str, Any]]:
-    """Move rows as a replay takes them: seat, action, and ``by`` for a move the
-    autopilot or a timeout made (New Eleusis' record keeps who acted)."""
-    return [{"seat": m.seat, "action": m.action, "by": MOVE_BY.get(m.actor_kind)} for m in moves]
+def replay_moves(game: Game, moves: Any) -> list[dict[str, Any]]:
+    """Move rows of ``game`` as a replay takes them: seat, action, and who made it
+    (``by``, for games whose record keeps it: New Eleusis): "timeout" for the game's own
+    default, "autopilot" for the autopilot's move and for a bot's move at a person's
+    seat handed to it after timeouts; None for the seat's own player or bot account."""
+    bot_accounts = {seat.number for seat in seats_of_game(game) if is_bot_account_seat(seat)}
+    return [{"seat": m.seat, "action": m.action, "by": _move_by(m, bot_accounts)} for m in moves]
 
 
-MOVE_BY = {"autopilot": "autopilot", "timeout": "timeout"}
+def _move_by(move: Any, bot_accounts: set[int]) -> str | None:
+    if move.actor_kind == "timeout":
+        return "timeout"
+    if move.actor_kind == "autopilot":
+        return "autopilot"
+    if move.actor_kind == "bot" and move.seat not in bot_accounts:
+        return "autopilot"  # a person's seat handed to a bot
+    return None
 
 
 def record_published(game: Game) -> bool:

@@ -46,7 +46,7 @@ def _snapshot_mismatches() -> list[str]:
     problems = []
     for game in Game.objects.exclude(snapshot=None):
         live = game.moves.filter(archived_at=None).order_by("seq")
-        moves = selectors.replay_moves(live)  # any game: its kind replays it
+        moves = selectors.replay_moves(game, live)  # any game: its kind replays it
         state = selectors.game_replay(game, moves)
         if state != selectors.game_state(game):
             problems.append(f"game {game.pk} ({len(moves)} moves)")

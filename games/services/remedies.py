@@ -127,7 +127,7 @@ def game_rewind(
             )
         live = list(game.moves.filter(archived_at=None).order_by("seq"))
         kept, dropped = live[:to_move], live[to_move:]
-        state = selectors.game_replay(game, selectors.replay_moves(kept))
+        state = selectors.game_replay(game, selectors.replay_moves(game, kept))
         now = timezone.now()
         status_before, version_before = game.status, game.version
         ratings: list[dict[str, Any]] = []

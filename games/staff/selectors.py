@@ -275,7 +275,7 @@ def replay_step(
     if seat is not None and not 0 <= seat < game.player_count:
         raise InvalidRequest(f"There is no seat {seat} at this table.")
     kind = kinds.of(game)
-    state = selectors.game_replay(game, selectors.replay_moves(live[:step]))
+    state = selectors.game_replay(game, selectors.replay_moves(game, live[:step]))
     last = live[step - 1] if step else None
     return {
         "step": step,
@@ -308,7 +308,7 @@ def deals_verify(*, game: Game) -> dict[str, Any]:
         return {"verified": False, "problems": ["the game has not started"], "hands": []}
     live = game.moves.filter(archived_at=None).order_by("seq")
     return kinds.of(game).verify_game(
-        game=game, state=selectors.game_state(game), moves=selectors.replay_moves(live)
+        game=game, state=selectors.game_state(game), moves=selectors.replay_moves(game, live)
     )
 
 

@@ -477,7 +477,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     step = max(0, min(step, len(moves)))
     kind = kinds.of(game)
     state = selectors.game_replay(
-        game, selectors.replay_moves(game.moves.filter(archived_at=None).order_by("seq")[:step])
+        game,
+        selectors.replay_moves(game, game.moves.filter(archived_at=None).order_by("seq")[:step]),
     )
     context = kind.pages.replay_context(
         game=game, record=record, state=state, engine=kind.engine, step=step

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from engine import eleusis
-from games import selectors, services
+from games import kinds, selectors, services
 from games.api import serializers as shapes
 from games.api.shapes_eleusis import EleusisExportResponse, EleusisGameViewResponse
+from games.kinds.eleusis import sealed
 from games.models import Game, GameStatus, Rating
 from tests.api.conftest import Bearer
 from tests.api.support import Client, assert_error, game_url
@@ -146,6 +147,22 @@ def test_the_rule_of_the_dealer_is_sealed_in_the_move_log_for_everyone_else(
     assert bearer(opponent).get(game_url(game)).json()["dealer_secret"] is None
 
 
+def test_sealed_moves_keep_the_rule_intent_and_warning_from_others() -> None:
+    """Our ruling OR45: what others see of a move while the game goes on."""
+    assert sealed({"type": "set_rule", "source": "accept true", "confirm_warnings": True}) == {
+        "type": "set_rule",
+        "source": None,
+    }
+    assert sealed({"type": "library_rule", "id": "R02"}) == {"type": "library_rule", "id": None}
+    assert sealed({"type": "set_prophecy", "source": "accept true"})["source"] is None
+    assert sealed({"type": "play", "cards": ["QH.1"], "prophet": "declare"}) == {
+        "type": "play",
+        "cards": ["QH.1"],
+        "prophet": None,
+    }
+    assert sealed({"type": "call", "verdict": "right"}) == {"type": "call", "verdict": "right"}
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [
@@ -259,3 +276,35 @@ def play_through(game: Game, owner: Any, seed: int = 0) -> Game:
             game_id=game.pk, user=owner, action=choose(view, rng), expected_version=game.version
         )
     raise AssertionError("the game did not end")
+
+
+def test_the_end_of_a_round_is_taken_exactly_once(owner: Any, bearer: Bearer) -> None:
+    """The automatic step (scoring, reveal, the next round) runs once per round: a
+    repeated or stale task finds the game elsewhere (its key: round and step)."""
+    game = services.game_create(
+        creator=owner,
+        game_type="eleusis",
+        player_count=4,
+        rated=False,
+        options={**FAST, "round_limit": 2},
+        bots=[(1, "novice"), (2, "novice"), (3, "novice")],
+    )
+    rng = random.Random(6)
+    kind = kinds.of(game)
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.to_act_seat is None and game.status == GameStatus.IN_PROGRESS:
+            key = kind.step_key(kind.load(game.snapshot))
+            assert services.step_run(game_id=game.pk, key=key) is True
+            assert services.step_run(game_id=game.pk, key=key) is False  # the repeat
+            assert services.step_run(game_id=game.pk, key=key + 1) is False  # a stale key
+            break
+        if game.to_act_seat == 0:
+            view = selectors.game_view(game=game, user=owner)
+            services.action_submit(game_id=game.pk, user=owner, action=choose(view, rng))
+        else:
+            assert services.bot_turn_play(game_id=game.pk, expected_version=game.version)
+    else:
+        pytest.fail("no round ended")
+    game.refresh_from_db()
+    assert game.moves.filter(action={"type": "advance"}).count() == 1

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import deadlines, selectors, services
 from games.kinds.eleusis import default_deadlines
-from games.models import ActorKind, Game, Move, Notification, NotificationKind
+from games.models import ActorKind, Game, Move, Notification, NotificationKind, Seat
 from tests.helpers import game_with_seed
 
 pytestmark = pytest.mark.django_db(transaction=True)  # after-commit work runs
@@ -235,3 +235,35 @@ def test_a_scientist_who_misses_turns_is_played_by_the_novice_and_then_handed_ov
     assert {m.bot_name for m in moves} == {"novice"}
     game.seats.get(number=1).refresh_from_db()
     assert game.seats.get(number=1).bot_kind == "novice"
+
+
+def test_a_rated_prophets_seat_handed_to_a_bot_is_overthrown_at_the_next_call(
+    four: list[Any],
+) -> None:
+    """Our ruling OR44 (E30): a seat handed to a bot after repeated timeouts plays the
+    game's own timeout default first; a rated prophet's seat without a standing prophecy
+    is therefore overthrown at its next call, not handed to a bot that calls well."""
+    game = table(four, rated=True)
+    prophet, _scientist = with_a_prophet(game, four)
+    Seat.objects.filter(game=game, number=prophet).update(bot_kind="novice")  # handed over
+    game.refresh_from_db()
+    assert services.bot_turn_play(game_id=game.pk, expected_version=game.version)
+    move = Move.objects.filter(game=game).latest("seq")
+    assert (move.seat, move.actor_kind) == (prophet, ActorKind.TIMEOUT)
+    assert view_of(game, four[prophet])["round"]["prophet_lines"][-1]["overthrown"]
+
+
+def test_an_unrated_prophets_seat_handed_to_a_bot_calls_by_the_bot(four: list[Any]) -> None:
+    """OR44 (E30, unrated): the bot calls, logged as the autopilot's."""
+    game = table(four)
+    prophet, _scientist = with_a_prophet(game, four)
+    Seat.objects.filter(game=game, number=prophet).update(bot_kind="novice")
+    game.refresh_from_db()
+    assert services.bot_turn_play(game_id=game.pk, expected_version=game.version)
+    move = Move.objects.filter(game=game, seat=prophet).latest("seq")
+    assert (move.actor_kind, move.bot_name, move.action["type"]) == (
+        ActorKind.BOT,
+        "novice",
+        "call",
+    )
+    assert view_of(game, four[prophet])["round"]["log"][-1]["by"] == "autopilot"
