@@ -41,7 +41,9 @@ from games.models import GameStatus
 from games.web import endgame, forms, table, vocab
 
 TABLE_TEMPLATE = "games/table.html"
-TABLE_PARTS = frozenset({"table", "hand", "trick", "edicts", "seats", "status", "settlement"})
+TABLE_PARTS = frozenset(
+    {"table", "hand", "trick", "edicts", "seats", "status", "settlement", "handover", "gameover"}
+)
 # The polling fallback: 304 Not Modified when nothing changed (base.html's htmx-config
 # makes htmx keep the table and go on polling: htmx 2 would otherwise swap the empty body),
 # 286 with the final table once the game is over (htmx swaps it and stops polling).
