@@ -28,6 +28,7 @@ def hand_history(view: dict[str, Any], summary: dict[str, Any]) -> dict[str, Any
     shown.update(
         {
             "edicts": edicts,
+            "edicts_text": _(", ").join(edicts),
             "trump": vocab.family_name(summary["trump"]) if summary.get("trump") else "",
             "decisions": [
                 {

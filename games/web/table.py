@@ -165,6 +165,7 @@ def settlement_display(
         "ruler": seat_name(view, settlement["ruler"]),
         "sinner": seat_name(view, sinner),
         "edicts": [vocab.edict_title(e) for e in settlement["edicts_in_force"]],
+        "edicts_text": _(", ").join(vocab.edict_title(e) for e in settlement["edicts_in_force"]),
         "papal_bull": bool(settlement.get("papal_bull")),
         "outcome": outcome,
         "last_trick": None
@@ -227,7 +228,8 @@ def sin_display(view: dict[str, Any]) -> dict[str, Any] | None:
     ruler = view.get("ruler_seat") or 0
     decided = {d["seat"]: d["decision"] for d in view.get("sin_decisions") or []}
     me = view.get("my_seat")
-    order = []
+    order: list[dict[str, Any]] = []
+    passed: list[str] = []
     for step in range(1, count):
         seat = (ruler + step) % count
         if seat in decided:
@@ -237,7 +239,9 @@ def sin_display(view: dict[str, Any]) -> dict[str, Any] | None:
         else:
             state = _("decides later")
         name = _("you") if seat == me else seat_name(view, seat)
-        order.append({"name": name, "state": state, "passed": decided.get(seat) == "pass"})
+        order.append({"name": name, "state": state})
+        if decided.get(seat) == "pass":
+            passed.append(name)
     return {
         "sides": [
             {"title": _(e["title"]), "sin_text": _(e["sin_text"]), "text": _(e["text"])}
@@ -247,7 +251,7 @@ def sin_display(view: dict[str, Any]) -> dict[str, Any] | None:
         "reward": reward,
         "failing": failing,
         "order": order,
-        "passed": [entry["name"] for entry in order if entry["passed"]],
+        "passed": _(", ").join(passed),
     }
 
 
