@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, QuerySet
 
 import engine.indulgence as rules
 from games.compiled import CompiledQuery
@@ -25,6 +25,7 @@ from games.models import (
     Notification,
     Player,
     Rating,
+    RatingChange,
     Seat,
     Variant,
     Webhook,
@@ -297,6 +298,25 @@ def game_state(game: Game) -> rules.State:
     return rules.state_from_json(game.snapshot, earlier=earlier)
 
 
+def hand_summaries(*, game: Game) -> list[dict[str, Any]]:
+    """Every settled hand as the table saw it (``engine.indulgence.hand_summaries``: the
+    Ruler, the edicts, who sinned or passed, the tricks taken, the payments; never a
+    deal), public while the game is played. Reads ``GameHistory`` when the snapshot
+    leaves hands out."""
+    if game.snapshot is None:
+        return []
+    return rules.hand_summaries(game_state(game))
+
+
+def last_hand_summary(*, game: Game) -> dict[str, Any] | None:
+    """The last settled hand as in ``hand_summaries`` (every play snapshot holds its
+    record: no ``GameHistory`` read), or None before the first settlement."""
+    if game.snapshot is None:
+        return None
+    summaries = rules.hand_summaries(rules.state_from_json(game.snapshot))
+    return summaries[-1] if summaries else None
+
+
 def record_published(game: Game) -> bool:
     """Whether the game's full record is public: it has finished (or is void)."""
     return game.status in (GameStatus.FINISHED, GameStatus.VOID)
@@ -382,6 +402,53 @@ def record_verify(record: dict[str, Any]) -> list[str]:
             if mine.get(key) != theirs.get(key):
                 problems.append(f"hand {theirs.get('number')}: {key} differs from the replay")
     return problems
+
+
+def places(result: dict[str, Any]) -> dict[int, int]:
+    """Each seat's place in a finished game (1 = the winner): the winner (after the rules'
+    tie-break) alone first, then by florins, equal florins sharing a place."""
+    florins = {int(seat): amount for seat, amount in result["florins"].items()}
+    winner = int(result["winner_seat"])
+    order = sorted(florins, key=lambda s: (s != winner, -florins[s]))
+    place_of: dict[int, int] = {}
+    for position, seat in enumerate(order):
+        previous = order[position - 1] if position else None
+        same = previous is not None and previous != winner and florins[previous] == florins[seat]
+        place_of[seat] = place_of[previous] if same and previous is not None else position + 1
+    return place_of
+
+
+def rating_changes(*, game: Game) -> dict[int, tuple[float, float]]:
+    """What the game did to each rated account: player id -> (rating before, rating after),
+    rating = mu - 3 sigma (changes rolled back by a void or a rewind left out)."""
+    rows = RatingChange.objects.filter(game=game, rolled_back_at__isnull=True).select_related(
+        "rating"
+    )
+    return {
+        row.rating.player_id: (
+            row.mu_before - 3 * row.sigma_before,
+            row.mu_after - 3 * row.sigma_after,
+        )
+        for row in rows
+    }
+
+
+DEFAULT_POOL = {"variant": Variant.BASIC.value, "player_count": 4}
+
+
+def leaderboard_busiest_pool() -> dict[str, Any]:
+    """The rating pool (variant, player count) with the most rated players, so that the
+    leaderboard opens on one that has games; basic 4-player while no game is rated."""
+    busiest = (
+        Rating.objects.filter(games__gt=0)
+        .values("variant", "player_count")
+        .annotate(players=Count("id"))
+        .order_by("-players", "variant", "-player_count")
+        .first()
+    )
+    if busiest is None:
+        return dict(DEFAULT_POOL)
+    return {"variant": busiest["variant"], "player_count": busiest["player_count"]}
 
 
 def leaderboard(*, variant: str, player_count: int, limit: int = 100) -> list[dict[str, Any]]:

@@ -32,9 +32,10 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 import engine.indulgence as rules
-from games import announce, bots, compiled, selectors
+from games import announce, bots, compiled, events, selectors
 from games.compiled import CompiledQuery
 from games.errors import (
+    AbortNotAllowed,
     AlreadySeated,
     DisputeNotAllowed,
     Forbidden,
@@ -609,21 +610,7 @@ def _ratings_update(game: Game) -> None:
 
     assert game.result is not None
     model = PlackettLuce()
-    florins = {int(seat): amount for seat, amount in game.result["florins"].items()}
-    winner = int(game.result["winner_seat"])
-    # Rank by florins; the winner (after the engine's tie-break) is alone in first place.
-    order = sorted(florins, key=lambda s: (s != winner, -florins[s]))
-    rank_of_seat: dict[int, int] = {}
-    for position, seat_number in enumerate(order):
-        previous = order[position - 1] if position else None
-        same = (
-            previous is not None
-            and previous != winner
-            and florins[previous] == florins[seat_number]
-        )
-        rank_of_seat[seat_number] = (
-            rank_of_seat[previous] if same and previous is not None else position + 1
-        )
+    rank_of_seat = selectors.places(game.result)
     best_rank: dict[int, int] = {}
     for seat in game.seats.all():
         rank = rank_of_seat[seat.number]
@@ -652,6 +639,100 @@ def _ratings_update(game: Game) -> None:
         rating.mu, rating.sigma = new.mu, new.sigma
         rating.games += 1
         rating.save()
+
+
+# --- abort and rematch ----------------------------------------------------------------------
+
+
+def game_abortable(game: Game, user: User) -> bool:
+    """Whether ``user`` may abort ``game`` now (``game_abort`` decides; pages use this to
+    offer the button): its creator, while it is open or played, when no person has moved
+    in it yet, or at any time when it is a sandbox (only its creator and built-in bots
+    play there, unrated, so nobody else loses anything)."""
+    if game.created_by_id != user.pk or game.status not in (
+        GameStatus.OPEN,
+        GameStatus.IN_PROGRESS,
+    ):
+        return False
+    return game.sandbox or not _person_moved(game)
+
+
+def _person_moved(game: Game) -> bool:
+    """Whether a person (not a bot, the autopilot or a settlement) ever moved in the game."""
+    return game.moves.filter(actor_kind=ActorKind.HUMAN, archived_at__isnull=True).exists()
+
+
+def game_abort(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
+    """The creator calls a game off that nobody played (no litter of games abandoned
+    after their creation, or left behind by a tool): it becomes ``void``, nobody is to act
+    any more, and pending bot turns and settlements find nothing to do. Allowed to its
+    creator while it is open or in progress, when no person has moved in it yet, and for
+    sandbox games at any time (``game_abortable``). Nothing is rated: a game that never
+    finished has no rating change."""
+    with transaction.atomic():
+        game = _lock_game(game_id)  # Locked: no move, bot turn or settlement lands meanwhile.
+        if game.created_by_id != user.pk:
+            raise Forbidden(_("Only the player who created a game may abort it."))
+        if game.status not in (GameStatus.OPEN, GameStatus.IN_PROGRESS):
+            raise GameNotActive(
+                _("This game is %(status)s; only an open or running game can be aborted.")
+                % {"status": game.get_status_display().lower()}
+            )
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflict(
+                _(
+                    "The game is at version %(current)d, not %(sent)d: "
+                    "fetch the game and decide again."
+                )
+                % {"current": game.version, "sent": expected_version}
+            )
+        if not game.sandbox and _person_moved(game):
+            raise AbortNotAllowed(
+                _(
+                    "A person has moved in this game, so it can no longer be aborted: "
+                    "play it to the end."
+                )
+            )
+        status_before = game.status
+        game.status = GameStatus.VOID
+        game.to_act_seat = None
+        game.turn_deadline = None
+        game.version += 1
+        game.save(update_fields=["status", "to_act_seat", "turn_deadline", "version", "updated_at"])
+        # The stream event is written here and announced after commit (games.events).
+        events.game_event_add(
+            game=game,
+            type="game_voided",
+            payload={"status": game.status, "aborted": True, "status_before": status_before},
+        )
+    return game
+
+
+def game_rematch(*, game_id: int, user: User) -> Game:
+    """A new game like a finished one (variant, player count, rated, turn time), started
+    by one of its people: they take seat 0, the same built-in bots sit at the last seats
+    and the other people are challenged to the open ones. A sandbox's rematch is dealt
+    from a seed the server draws (it is an ordinary unrated game against the same bots)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(_("There is no game %(id)d.") % {"id": game_id})
+    seats = selectors.seats_of_game(game)
+    people = [s for s in seats if not selectors.is_bot_account_seat(s)]
+    if not any(s.player.user_id == user.pk for s in people):
+        raise NotSeated(_("Only the people who played a game can ask for a rematch."))
+    if game.status != GameStatus.FINISHED:
+        raise GameNotActive(_("A rematch can be asked for once the game has finished."))
+    kinds = [s.bot_kind for s in seats if selectors.is_bot_account_seat(s)]
+    first_bot = game.player_count - len(kinds)
+    return game_create(
+        creator=user,
+        player_count=game.player_count,
+        variant=game.variant,
+        turn_timeout_seconds=game.turn_timeout_seconds,
+        bots=[(first_bot + i, kind) for i, kind in enumerate(kinds)],
+        rated=game.rated and not game.sandbox,
+        invite=[s.player.user.get_username() for s in people if s.player.user_id != user.pk],
+    )
 
 
 # --- disputes -----------------------------------------------------------------------------

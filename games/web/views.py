@@ -34,15 +34,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-import engine.indulgence as rules
-from games import bots, disputes, inbox, notifications, selectors, services, webhooks
+from games import bots, inbox, notifications, selectors, services, webhooks
 from games.api.parsers import MAX_JSON_DEPTH, json_depth
 from games.errors import NotFound, ServiceError, VersionConflict
 from games.models import GameStatus
-from games.web import account_email, forms, table, vocab
+from games.web import account_email, endgame, forms, table, vocab
 
 TABLE_TEMPLATE = "games/table.html"
-TABLE_PARTS = frozenset({"table", "hand", "trick", "edicts", "seats", "status", "settlement"})
+TABLE_PARTS = frozenset(
+    {"table", "hand", "trick", "edicts", "seats", "status", "settlement", "handover", "gameover"}
+)
 # The polling fallback: 304 Not Modified when nothing changed (base.html's htmx-config
 # makes htmx keep the table and go on polling: htmx 2 would otherwise swap the empty body),
 # 286 with the final table once the game is over (htmx swaps it and stops polling).
@@ -216,18 +217,19 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
             _lobby_line(s) for s in open_games if s["my_seat"] is None and not s["sandbox"]
         ],
         "my_games": [_lobby_line(s) for s in mine],
-        "watch_games": [_lobby_line(s) for s in watch if s["my_seat"] is None],
+        # Sandboxes (tools and bot authors trying things) are nobody else's to watch either.
+        "watch_games": [_lobby_line(s) for s in watch if s["my_seat"] is None and not s["sandbox"]],
     }
 
 
 def _lobby_line(summary: dict[str, Any]) -> dict[str, Any]:
     to_act = summary["to_act"]
-    names = {s["seat"]: s["username"] for s in summary["seats"]}
+    names = {s["seat"]: table.seat_name(summary, s["seat"]) for s in summary["seats"]}
     return {
         **summary,
         "status_label": vocab.STATUSES.get(summary["status"], summary["status"]),
         "variant_label": vocab.VARIANTS.get(summary["variant"], summary["variant"]),
-        "players": ", ".join(s["username"] for s in summary["seats"]),
+        "players": _(", ").join(names.values()),
         "to_act_name": names.get(to_act, "") if to_act is not None else "",
     }
 
@@ -297,7 +299,16 @@ def _table_render(
     announce: bool = False,
 ) -> HttpResponse:
     view = selectors.game_view(game=game, user=request.user)
-    context = table.table_context(view)
+    seen = endgame.hands_seen(request, game.pk)
+    last_hand = None
+    if table.pause_due(view, seen) or view["status"] == GameStatus.FINISHED:
+        last_hand = selectors.last_hand_summary(game=game)  # its deciding trick
+    context = table.table_context(view, hands_seen=seen, last_hand=last_hand)
+    if context["result"]:
+        context["standings"] = endgame.standings(game, view, context["seats"])
+    context["can_abort"] = request.user.is_authenticated and services.game_abortable(
+        game, request.user
+    )
     context["error"] = error
     context["announce"] = table.announcement(context) if announce else ""
     if _is_htmx(request):
@@ -412,160 +423,21 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_render(request, game, error=error, status=status, announce=True)
 
 
-@require_GET
-def game_history(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Every settled hand of the game: who paid whom and why (public once settled)."""
-    game = _game_or_404(game_id)
-    view = selectors.game_view(game=game, user=request.user)
-    hands = []
-    for settlement in selectors.hand_settlements(game=game):
-        hands.append(
-            {
-                "hand": settlement.hand_number,
-                "payments": [
-                    {
-                        "payer": table.seat_name(view, p["payer"]),
-                        "payee": table.seat_name(view, p["payee"]),
-                        "owed": p["owed"],
-                        "paid": p["paid"],
-                        "reason": vocab.payment_reason(p["reason"]),
-                    }
-                    for p in settlement.payments
-                ],
-                "florins": [
-                    {"name": table.seat_name(view, int(seat)), "florins": florins}
-                    for seat, florins in sorted(
-                        settlement.florins_after.items(), key=lambda item: int(item[0])
-                    )
-                ],
-            }
-        )
-    context = {"v": view, "hands": hands}
-    template = "games/history.html#history" if _is_htmx(request) else "games/history.html"
-    return render(request, template, context)
-
-
-# --- replay ------------------------------------------------------------------------------------
-
-
-@require_GET
-def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step through a finished game, every hand revealed (the record is public now)."""
-    game = _game_or_404(game_id)
-    try:
-        opened = not selectors.record_published(game)
-        if opened:  # staff inside a dispute case only, audited (refuses everyone else)
-            disputes.running_record_open(game=game, user=request.user, via="replay")
-        record = selectors.game_export(game=game, opened_for_case=opened)
-    except ServiceError as error:
-        return render(
-            request, "games/replay.html", {"game": game, "unavailable": error.detail}, status=409
-        )
-    moves = record["moves"]
-    step_raw = request.GET.get("move", "")
-    step = forms.plain_int(step_raw) if step_raw else 0
-    if step is None:
-        return _bad_request()
-    step = max(0, min(step, len(moves)))
-    state = selectors.record_replay(
-        player_count=record["player_count"],
-        variant=record["variant"],
-        seed=record["seed"],
-        moves=moves[:step],
-    )
-    names = {s["seat"]: s["username"] for s in record["seats"]}
-    view = rules.view(state, None)
-    view.update(
-        {
-            "id": game.pk,
-            "status": "finished" if step == len(moves) else "in_progress",
-            "seats": [
-                {
-                    **s,
-                    "username": names[s["seat"]],
-                    "display_name": names[s["seat"]],
-                    "is_bot": next(r["is_bot"] for r in record["seats"] if r["seat"] == s["seat"]),
-                    "bot_kind": None,
-                }
-                for s in view["seats"]
-            ],
-            "version": game.version,
-        }
-    )
-    context = table.table_context(view)
-    context["hands"] = [
-        {
-            "name": table.seat_name(view, seat),
-            "cards": [table.card_face(card) for card in rules.view(state, seat)["my_hand"]],
-        }
-        for seat in range(record["player_count"])
-    ]
-    last_move = moves[step - 1] if step else None
-    context.update(
-        {
-            "game": game,
-            "step": step,
-            "total": len(moves),
-            "prev": max(step - 1, 0),
-            "next": min(step + 1, len(moves)),
-            "last_move": _move_text(last_move, names) if last_move else "",
-            "seed": record["seed"],
-        }
-    )
-    template = "games/replay.html#board" if _is_htmx(request) else "games/replay.html"
-    return render(request, template, context)
-
-
-def _move_text(move: dict[str, Any], names: dict[int, str]) -> str:
-    action = move["action"]
-    who = names.get(move["seat"], "") if move["seat"] is not None else ""
-    kind = action.get("type")
-    if kind == "advance":
-        return _("The hand was settled and the next one dealt.")
-    if kind == "play":
-        text = _("%(name)s played %(card)s.") % {
-            "name": who,
-            "card": vocab.card_label(action["card"]),
-        }
-        if action.get("indulgence"):
-            text += " " + _("(with the Indulgence ring)")
-        return text
-    if kind == "choose_edict":
-        return _("%(name)s chose the edict “%(edict)s”.") % {
-            "name": who,
-            "edict": vocab.edict_title(action["edict"]),
-        }
-    if kind == "sin":
-        return _("%(name)s sinned.") % {"name": who}
-    if kind == "pass":
-        return _("%(name)s passed.") % {"name": who}
-    if kind == "name_trump":
-        return _("%(name)s named %(family)s as trump.") % {
-            "name": who,
-            "family": vocab.family_name(action["family"]),
-        }
-    if kind == "papal_bull":
-        return _("%(name)s played a papal bull.") % {"name": who}
-    if kind == "resolve_tie":
-        return _("%(name)s settled a tie for %(family)s on %(seat)s.") % {
-            "name": who,
-            "family": vocab.family_name(action["family"]),
-            "seat": names.get(action["seat"], ""),
-        }
-    return who
-
-
 # --- leaderboard and rules -------------------------------------------------------------------
 
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    form = forms.LeaderboardForm(request.GET or {"variant": "basic", "player_count": 4})
+    form = forms.LeaderboardForm(request.GET or selectors.leaderboard_busiest_pool())
     rows: list[dict[str, Any]] = []
     if form.is_valid():
         rows = selectors.leaderboard(
             variant=form.cleaned_data["variant"], player_count=form.cleaned_data["player_count"]
         )
+        for row in rows:
+            row["name"] = vocab.player_name(
+                row["username"], row["display_name"], is_bot=row["is_bot"]
+            )
     template = "games/leaderboard.html#board" if _is_htmx(request) else "games/leaderboard.html"
     return render(request, template, {"form": form, "rows": rows})
 
@@ -621,6 +493,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 saved = True
         if _is_htmx(request):
             context = {"player": player, "owner": owner, "is_me": True, "form": form}
+            context["player_name"] = vocab.player_name(
+                owner.get_username(), player.display_name, is_bot=player.is_bot
+            )
             return render(request, "profile.html#name", {**context, "saved": saved})
     ratings = [
         {
@@ -640,9 +515,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
     games = [_lobby_line(selectors.game_summary(game=g, user=request.user)) for g in recent]
     for line, game in zip(games, recent, strict=True):
-        line["won"] = _won(game, owner)
+        line["place"] = _place(game, owner)
     context = {
         "player": player,
+        "player_name": vocab.player_name(
+            owner.get_username(), player.display_name, is_bot=player.is_bot
+        ),
         "owner": owner,
         "is_me": is_me,
         "form": form,
@@ -653,12 +531,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, template, context)
 
 
-def _won(game: Any, owner: User) -> bool | None:
-    """Whether the profile's owner won this finished game (None while it goes on)."""
+def _place(game: Any, owner: User) -> str:
+    """The profile owner's place in a finished game ("2nd of 4"; "" while it goes on)."""
     if game.status != GameStatus.FINISHED or not game.result:
-        return None
-    seat = next((s.number for s in game.seats.all() if s.player.user_id == owner.pk), None)
-    return seat is not None and game.result.get("winner_seat") == seat
+        return ""
+    places = selectors.places(game.result)
+    mine = [places[s.number] for s in game.seats.all() if s.player.user_id == owner.pk]
+    if not mine:
+        return ""
+    return _("%(place)s of %(count)s") % {
+        "place": endgame.place_label(min(mine)),
+        "count": game.player_count,
+    }
 
 
 # --- settings -------------------------------------------------------------------------------
