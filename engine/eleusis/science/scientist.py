@@ -27,14 +27,9 @@ from itertools import permutations
 from engine.core import JsonDict
 from engine.eleusis.bots import dealer_bot, explicit
 from engine.eleusis.faces import FACE_INDEX
+from engine.eleusis.science.evidence import Cell, Evidence
 from engine.eleusis.science.families import families
-from engine.eleusis.science.posterior import (
-    DEFAULT_LAMBDA,
-    Cell,
-    Evidence,
-    Posterior,
-    Science,
-)
+from engine.eleusis.science.posterior import DEFAULT_LAMBDA, Posterior, Science
 
 STRING_THRESHOLD = 0.85
 SUDDEN_DEATH_SURE = 0.9
@@ -126,7 +121,9 @@ class Scientist:
         return dict(rng.choice(actions))
 
     def posterior(self, view: JsonDict) -> Posterior:
-        return self.science.posterior(view_evidence(view))
+        main = [face(m["card"]) for m in view["round"]["main"]]
+        starters = sum(1 for m in view["round"]["main"] if m["starter"])
+        return self.science.posterior(view_evidence(view), main, starters)
 
     # --- a scientist's turn ---------------------------------------------------------------
 
