@@ -21,13 +21,13 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import permutations
 
 from engine.core import JsonDict
 from engine.eleusis.bots import dealer_bot, explicit
 from engine.eleusis.faces import FACE_INDEX
-from engine.eleusis.science.evidence import Cell, Evidence
+from engine.eleusis.science.evidence import Cell, Evidence, evidence
 from engine.eleusis.science.families import families
 from engine.eleusis.science.posterior import DEFAULT_LAMBDA, Posterior, Science
 
@@ -66,29 +66,18 @@ def view_evidence(view: JsonDict) -> Evidence:
     rnd = view["round"]
     main = [face(m["card"]) for m in rnd["main"]]
     starters = sum(1 for m in rnd["main"] if m["starter"])
-    right = {(i, main[i - 1], main[i]) for i in range(max(1, starters), len(main))}
-    wrong: set[Cell] = set()
-    strings: set[tuple[Cell, ...]] = set()
+    ev = evidence(
+        main,
+        starters,
+        side_plays=[(p["under"], [face(c) for c in p["cards"]]) for p in rnd["side"]],
+        exhibits=[(x["under"], [face(c) for c in x["cards"]]) for x in rnd["exhibits"]],
+    )
     some_right: set[tuple[Cell, ...]] = set()
-    for play in rnd["side"]:
-        n, prev = play["under"] + 1, main[play["under"]]
-        faces = [face(c) for c in play["cards"]]
-        if len(faces) == 1:
-            wrong.add((n, prev, faces[0]))
-            continue
-        cells = []
-        for f in faces:
-            cells.append((n, prev, f))
-            n, prev = n + 1, f
-        strings.add(tuple(cells))
-    for exhibit in rnd["exhibits"]:
-        n, prev = exhibit["under"] + 1, main[exhibit["under"]]
-        wrong.update((n, prev, face(c)) for c in exhibit["cards"])
     for turn in rnd.get("turns", ()):
         if turn["kind"] == "no_play" and turn["truth"] == "wrong" and turn["chosen"] is None:
             n, prev = turn["under"] + 1, main[turn["under"]]
             some_right.add(tuple((n, prev, face(c)) for c in turn["cards"]))
-    return Evidence(frozenset(right), frozenset(wrong), frozenset(strings), frozenset(some_right))
+    return replace(ev, some_right=frozenset(some_right))
 
 
 def _h2(p: float) -> float:
