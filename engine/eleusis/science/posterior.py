@@ -93,14 +93,31 @@ def _survivors(fe: _FamilyEvidence, among: Iterable[int] | None = None) -> list[
     return alive
 
 
-def _violation_counts(fe: _FamilyEvidence) -> list[int]:
-    """For every hypothesis of the family, how many judgements it contradicts (one pass
-    per kind of evidence over the rows: a function call per row would cost 5 times more)."""
-    rows, right, wrong = fe.family.rows, fe.right, fe.wrong
-    counts = [((right & ~row) | (wrong & row)).bit_count() for row in rows]
-    for mask in fe.strings:
+def _violation_counts(
+    fe: _FamilyEvidence, since: tuple[_FamilyEvidence, list[int]] | None = None
+) -> list[int]:
+    """For every hypothesis of the family, how many judgements (cells, strings, shown
+    hands) it contradicts: one pass per kind of evidence over the rows (a function call
+    per row would cost 5 times more). ``since``: the counts for less evidence of the same
+    family, so that only what is new is counted (the same numbers as counting afresh)."""
+    rows = fe.family.rows
+    right, wrong = fe.right, fe.wrong
+    strings, some = fe.strings, fe.some
+    if since is None:
+        counts = [((right & ~row) | (wrong & row)).bit_count() for row in rows]
+    else:
+        old, counts = since
+        right, wrong = right & ~old.right, wrong & ~old.wrong
+        strings = tuple(m for m in strings if m not in set(old.strings))
+        some = tuple(m for m in some if m not in set(old.some))
+        if right or wrong:
+            counts = [
+                c + ((right & ~row) | (wrong & row)).bit_count()
+                for c, row in zip(counts, rows, strict=True)
+            ]
+    for mask in strings:
         counts = [c + (row & mask == mask) for c, row in zip(counts, rows, strict=True)]
-    for mask in fe.some:
+    for mask in some:
         counts = [c + (not row & mask) for c, row in zip(counts, rows, strict=True)]
     return counts
 
@@ -251,6 +268,7 @@ class Science:
         self.lam = lam
         self._cache: list[tuple[Evidence, list[list[int]]]] = []
         self._program_cache: list[tuple[Evidence, int, list[int]]] = []
+        self._soft_cache: list[tuple[list[_FamilyEvidence], list[list[int]]]] = []
 
     def _cached_base(self, ev: Evidence) -> list[list[int]] | None:
         best: list[list[int]] | None = None
@@ -325,9 +343,21 @@ class Science:
     ) -> Posterior:
         lam = self.lam
         family_costs: list[tuple[Family, list[int]]] = []
-        for fe in fes:
+        since: list[tuple[_FamilyEvidence, list[int]]] | None = None
+        for old, old_counts in self._soft_cache:
+            if old[0].family is fes[0].family and all(
+                o.right & ~f.right == 0
+                and o.wrong & ~f.wrong == 0
+                and set(o.strings) <= set(f.strings)
+                and set(o.some) <= set(f.some)
+                for o, f in zip(old, fes, strict=True)
+            ):
+                since = list(zip(old, old_counts, strict=True))
+        all_counts: list[list[int]] = []
+        for k, fe in enumerate(fes):
             family = fe.family
-            counts = _violation_counts(fe)
+            counts = _violation_counts(fe, None if since is None else since[k])
+            all_counts.append(counts)
             family_costs.append(
                 (
                     family,
@@ -339,6 +369,9 @@ class Science:
                     ],
                 )
             )
+        if fes:
+            self._soft_cache.append((fes, all_counts))
+            del self._soft_cache[:-2]
         program_costs: list[tuple[Judged, int]] = []
         if main:
             ordered = checks(ev)

@@ -289,3 +289,18 @@ def test_or43_two_starter_cards_rule_out_every_table_family() -> None:
     assert sum(p[f] for f in truth) / len(truth) > sum(p[f] for f in FACES if f not in truth) / (
         52 - len(truth)
     )
+
+
+def test_a_soft_posterior_counted_from_a_cached_one_is_the_one_counted_afresh() -> None:
+    a, b, c = FACE_INDEX["AD"], FACE_INDEX["3H"], FACE_INDEX["9S"]
+    clash = Evidence(right=frozenset({(1, a, b)}), wrong=frozenset({(1, a, b)}))
+    more = Evidence(
+        right=frozenset({(1, a, b), (2, b, c)}),
+        wrong=frozenset({(1, a, b), (2, b, a)}),
+        wrong_strings=frozenset({((2, b, a), (3, a, c))}),
+    )
+    warm = Science()
+    assert warm.posterior(clash).soft
+    cached, fresh = warm.posterior(more), Science().posterior(more)
+    assert cached.soft
+    assert cached.members == fresh.members
