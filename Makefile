@@ -6,6 +6,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links in notifications (emails, webhooks) point here; follows PORT unless set.
+SITE_URL ?= http://$(HOST):$(PORT)
 
 .PHONY: run test coverage venv dev-venv lint format typecheck bench bench-bots lock clean
 
@@ -21,21 +23,28 @@ $(VENV)/.runtime-installed: requirements.lock | $(BIN)/python
 $(VENV)/.dev-installed: requirements-dev.lock clients/python/pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.lock
 	$(BIN)/pip install --quiet --no-deps -e clients/python
-	touch $@ $(VENV)/.runtime-installed
+	touch $@ $(VENV)/.runtime-installed $(VENV)/.client-installed
+
+# The Python bot client (clients/python, with httpx at the versions of the dev lock), so
+# that the bot quick start (docs/bots.md) works right after `make run`.
+$(VENV)/.client-installed: clients/python/pyproject.toml requirements-dev.lock | $(VENV)/.runtime-installed
+	$(BIN)/pip install --quiet -c requirements-dev.lock -e clients/python
+	touch $@
 
 venv: $(VENV)/.runtime-installed
 dev-venv: $(VENV)/.dev-installed
 
-run: venv
+run: venv $(VENV)/.client-installed
 	$(BIN)/python manage.py migrate --no-input -v 0
 	$(BIN)/python manage.py compile_translations -v 0
 	$(BIN)/python manage.py bootstrap_demo
 	@echo "Indulgence Online is starting on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	@echo "Emails (address confirmations, password resets, your turn) are printed below, in this terminal."
+	@echo "Links in notifications point to $(SITE_URL)/"
 	@# No Celery beat without Redis: the deadline sweeper runs beside the server.
-	$(BIN)/python manage.py sweep_deadlines --loop & sweeper=$$!; \
+	SITE_URL=$(SITE_URL) $(BIN)/python manage.py sweep_deadlines --loop & sweeper=$$!; \
 	  trap 'kill $$sweeper 2>/dev/null' EXIT INT TERM; \
-	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	  SITE_URL=$(SITE_URL) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: dev-venv
 	$(BIN)/python manage.py compile_translations -v 0

@@ -86,6 +86,10 @@ class GameNotFinished(ServiceError):
     code, status = "game_not_finished", 409
 
 
+class AbortNotAllowed(ServiceError):
+    code, status = "abort_not_allowed", 409
+
+
 class DisputeNotAllowed(ServiceError):
     code, status = "dispute_not_allowed", 409
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, QuerySet
 
 from games import kinds
 from games.compiled import CompiledQuery
 from games.errors import GameNotFinished, InvalidRequest, NotFound
+from games.kinds.base import ranks
 from games.models import (
     ApiToken,
     Dispute,
@@ -25,6 +26,7 @@ from games.models import (
     Notification,
     Player,
     Rating,
+    RatingChange,
     Seat,
     Webhook,
     WebhookDelivery,
@@ -293,6 +295,26 @@ def _move_by(move: Any, bot_accounts: set[int]) -> str | None:
     return None
 
 
+def hand_summaries(*, game: Game) -> list[dict[str, Any]]:
+    """Every finished part of the game as the table saw it (the game's
+    ``part_summaries``; Indulgence's ``engine.indulgence.hand_summaries``: the Ruler, the
+    edicts, who sinned or passed, the tricks taken, the payments; never a deal), public
+    while the game is played. Reads ``GameHistory`` when the snapshot leaves hands out."""
+    if game.snapshot is None:
+        return []
+    return kinds.of(game).part_summaries(game_state(game))
+
+
+def last_hand_summary(*, game: Game) -> dict[str, Any] | None:
+    """The last finished part as in ``hand_summaries`` (every play snapshot holds its
+    record: no ``GameHistory`` read), or None before the first."""
+    if game.snapshot is None:
+        return None
+    kind = kinds.of(game)
+    summaries = kind.part_summaries(kind.load(game.snapshot))
+    return summaries[-1] if summaries else None
+
+
 def record_published(game: Game) -> bool:
     """Whether the game's full record is public: it has finished (or is void)."""
     return game.status in (GameStatus.FINISHED, GameStatus.VOID)
@@ -374,6 +396,59 @@ def record_verify(record: dict[str, Any]) -> list[str]:
     payments and result; for New Eleusis, NE-29.2 by the engine's ``verify``. Returns the
     problems found (empty: the record is consistent)."""
     return kinds.get(record.get("game_type", kinds.DEFAULT)).record_verify(record)
+
+
+def places(result: dict[str, Any]) -> dict[int, int]:
+    """Each seat's place in a finished game (1 = the winner): from the common result's
+    ``ranking`` (ties share a place, the next place counts them), or, for Indulgence's
+    stored result (``winner_seat``, ``florins``), the winner (after the rules' tie-break)
+    alone first, then by florins, equal florins sharing a place."""
+    if "ranking" in result:
+        return ranks(result["ranking"])
+    florins = {int(seat): amount for seat, amount in result["florins"].items()}
+    winner = int(result["winner_seat"])
+    order = sorted(florins, key=lambda s: (s != winner, -florins[s]))
+    place_of: dict[int, int] = {}
+    for position, seat in enumerate(order):
+        previous = order[position - 1] if position else None
+        same = previous is not None and previous != winner and florins[previous] == florins[seat]
+        place_of[seat] = place_of[previous] if same and previous is not None else position + 1
+    return place_of
+
+
+def rating_changes(*, game: Game) -> dict[int, tuple[float, float]]:
+    """What the game did to each rated account: player id -> (rating before, rating after),
+    rating = mu - 3 sigma (changes rolled back by a void or a rewind left out)."""
+    rows = RatingChange.objects.filter(game=game, rolled_back_at__isnull=True).select_related(
+        "rating"
+    )
+    return {
+        row.rating.player_id: (
+            row.mu_before - 3 * row.sigma_before,
+            row.mu_after - 3 * row.sigma_after,
+        )
+        for row in rows
+    }
+
+
+DEFAULT_POOL = {"variant": "basic", "player_count": 4}
+
+
+def leaderboard_busiest_pool(game_type: str = kinds.DEFAULT) -> dict[str, Any]:
+    """The rating pool of a game (variant, player count) with the most rated players, so
+    that the leaderboard opens on one that has games; the game's first variant with 4
+    players (Indulgence: basic 4-player) while none of its games is rated."""
+    busiest = (
+        Rating.objects.filter(game_type=game_type, games__gt=0)
+        .values("variant", "player_count")
+        .annotate(players=Count("id"))
+        .order_by("-players", "variant", "-player_count")
+        .first()
+    )
+    if busiest is None:
+        pool = leaderboard_pool(game_type=game_type)
+        return {"variant": pool["variant"], "player_count": pool["player_count"]}
+    return {"variant": busiest["variant"], "player_count": busiest["player_count"]}
 
 
 def game_types() -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from engine.indulgence.rules import (
 )
 from engine.indulgence.shuffle import DEFAULT_SEED, seed_commitment
 from engine.indulgence.state import Phase, State
-from engine.indulgence.view import view
+from engine.indulgence.view import hand_summaries, view
 
 __all__ = [
     "DEFAULT_SEED",
@@ -42,6 +42,7 @@ __all__ = [
     "apply",
     "full_record",
     "hand_records_json",
+    "hand_summaries",
     "is_over",
     "legal_actions",
     "new_game",

@@ -57,6 +57,25 @@ def settlement_json(record: HandRecord) -> JsonDict:
     }
 
 
+def hand_summary(record: HandRecord) -> JsonDict:
+    """A settled hand as everyone at the table saw it: ``settlement_json`` plus who
+    sinned or passed (in order) and every trick taken (taken tricks are public, face-down
+    ones too once complete: rules "Play"). Never the deal: cards nobody played stay
+    unknown. Not part of the view (whose card checks read every card in it as the
+    current hand's): the server shows it on its history and end-of-hand pages."""
+    return {
+        **settlement_json(record),
+        "sin_decisions": sin_decisions_json(record.sin_decisions),
+        "tricks": [trick_json(t) for t in record.tricks],
+    }
+
+
+def hand_summaries(state: State) -> list[JsonDict]:
+    """``hand_summary`` of every settled hand ``state`` holds, in order (a state restored
+    from a play snapshot holds only the last: restore the whole state for all)."""
+    return [hand_summary(record) for record in state.history]
+
+
 def tie_choices_json(choices: tuple[tuple[int, int, int], ...]) -> list[JsonDict]:
     return [
         {"family": FAMILIES[f], "chooser": chooser, "seat": seat} for f, chooser, seat in choices

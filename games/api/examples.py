@@ -512,3 +512,19 @@ TOKEN_REQUEST_EXAMPLE = OpenApiExample(
     value={"name": "my bot", "scopes": ["read", "play"]},
     request_only=True,
 )
+
+_ABORTED_VIEW: Any = {
+    **_JOINED_VIEW,  # an open game its creator (seat 0) called off: void, nobody to act
+    "status": "void",
+    "version": 3,
+    "my_seat": 0,
+}
+ABORT_REQUEST_EXAMPLE = OpenApiExample(
+    "Refused if the game moved on (optional)", value={"version": 2}, request_only=True
+)
+ABORT_EXAMPLE = OpenApiExample(
+    "Called off before it started",
+    value=_ABORTED_VIEW,
+    response_only=True,
+    status_codes=["200"],
+)

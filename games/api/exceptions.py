@@ -77,10 +77,15 @@ _SENTENCES: dict[str, str] = {
 }
 
 
+# What may end a sentence already: English and Japanese (full-width) stops and marks.
+SENTENCE_ENDS = ".!?。！？"
+
+
 def sentence(text: str) -> str:
-    """``text`` as a sentence: stripped, with a final full stop unless it has one."""
+    """``text`` as a sentence: stripped, with a final full stop unless it has one (a
+    Japanese sentence ends in "。" and gets no "." after it)."""
     text = str(text).strip()
-    if text and text[-1] not in ".!?":
+    if text and text[-1] not in SENTENCE_ENDS:
         text += "."
     return text
 

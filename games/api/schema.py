@@ -40,6 +40,10 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_open": (409, "This game is void, not open for joining."),
     "game_not_finished": (409, "The full record is published when the game has finished."),
     "dispute_not_allowed": (409, "Games can be disputed up to 7 days after they end."),
+    "abort_not_allowed": (
+        409,
+        "A person has moved in this game, so it can no longer be aborted: play it to the end.",
+    ),
     "payload_too_large": (413, "The request body (70000 bytes) is larger than the API accepts."),
     "unsupported_media_type": (415, 'Unsupported media type "text/plain" in request.'),
     "idempotency_key_reused": (

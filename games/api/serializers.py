@@ -145,6 +145,15 @@ class ActionRequest(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class AbortRequest(serializers.Serializer[dict[str, Any]]):
+    version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="The view's version you saw; a stale one is refused (409). Optional.",
+    )
+
+
 class DisputeRequest(serializers.Serializer[dict[str, Any]]):
     reason = serializers.CharField(max_length=MAX_DISPUTE_REASON, help_text="What went wrong.")
 

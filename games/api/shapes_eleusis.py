@@ -58,7 +58,7 @@ class SettingsShape(Shape[dict[str, Any]]):
     going_out_prophet = serializers.BooleanField()
     deadlines = DeadlinesShape(
         help_text="Seconds per phase (NE-27.1; applied by the server "
-        "when the table has a time per move, Our ruling OR43)."
+        "when the table has a time per move, Our ruling OR44)."
     )
     difficulty = serializers.ChoiceField(choices=DIFFICULTIES)
     sanity_walks = serializers.IntegerField()

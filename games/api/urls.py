@@ -24,6 +24,7 @@ ROUTES: list[tuple[str, type[views.ApiView], str]] = [
     ("games/<int:game_id>/", views.GameDetailView, "game"),
     ("games/<int:game_id>/join", views.GameJoinView, "game-join"),
     ("games/<int:game_id>/actions", views.GameActionsView, "game-actions"),
+    ("games/<int:game_id>/abort", views.GameAbortView, "game-abort"),
     ("games/<int:game_id>/moves", views.GameMovesView, "game-moves"),
     ("games/<int:game_id>/export", views.GameExportView, "game-export"),
     ("games/<int:game_id>/disputes", views.GameDisputesView, "game-disputes"),

@@ -290,6 +290,42 @@ class GameActionsView(ApiView):
         return Response(result.view, headers=headers)
 
 
+class GameAbortView(ApiView):
+    @extend_schema(
+        operation_id="games_abort",
+        summary="Abort a game nobody played",
+        description=(
+            "The game's creator calls it off: it becomes `void` (nobody is to act any "
+            "more; a `game_voided` stream event with `aborted: true`). Allowed while the "
+            "game is open or in progress, when no person has moved in it yet (moves of "
+            "built-in bots do not count), and for sandbox games (chosen seed) at any "
+            'time. Body optional: `{"version": n}` refuses the abort if the game moved '
+            "on (409 version_conflict). Answers 200 with your view of the void game."
+        ),
+        parameters=[GAME_ID],
+        request=s.AbortRequest,
+        examples=[examples.ABORT_REQUEST_EXAMPLE, examples.ABORT_EXAMPLE],
+        responses={
+            200: OpenApiResponse(s.GameView, description="Your view of the void game."),
+            **errors(
+                "invalid_request",
+                "forbidden",
+                "not_found",
+                "version_conflict",
+                "game_not_active",
+                "abort_not_allowed",
+                *WRITE_CODES,
+            ),
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body = _valid(s.AbortRequest, request.data or {})
+        user = _user(request)
+        game = services.game_abort(game_id=game_id, user=user, expected_version=body.get("version"))
+        return Response(selectors.game_view(game=game, user=user))
+
+
 class GameMovesView(ApiView):
     @extend_schema(
         operation_id="games_moves_list",

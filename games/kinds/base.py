@@ -58,10 +58,10 @@ class GameKind:
     key: str = ""
     # Whether staff may add to or take from a seat's total beside the record.
     score_adjustments: bool = False
-    # The game's pages (``games/web/pages_<key>.py``): its table's template and the
-    # partials an htmx update may ask for, the table's context built from a seat's view
-    # alone, its replay and rules pages.
-    pages: Any = None
+    # The game's pages (``games/web/pages_<key>.py``, imported by name through
+    # ``games.web.pages``): its table's template and the partials an htmx update may ask
+    # for, the table's context built from a seat's view alone, its replay and rules pages.
+    pages_module: str = ""
 
     # --- the engine -------------------------------------------------------------------
 
@@ -100,6 +100,11 @@ class GameKind:
         if options:
             raise ValueError(f"{self.meta.title} takes no options, not {sorted(options)!r}.")
         return {}
+
+    def table_options(self, stored: JsonDict) -> JsonDict:
+        """The table options a creator sends (``options_check``) out of a started game's
+        ``Game.options`` (the engine options): what a rematch asks for again."""
+        return dict(stored)
 
     def engine_options(self, game: Any, bot_seats: Callable[[], list[bool]]) -> JsonDict:
         """The options ``new_game`` gets for this table (``bot_seats()``: which seats a
@@ -320,6 +325,11 @@ class GameKind:
         """The problems found checking an exported record (empty: it verifies)."""
         return []
 
+    def part_summaries(self, state: Any) -> list[JsonDict]:
+        """Every finished part of the game (Indulgence: each settled hand) as the table
+        saw it, for the history page and the end-of-hand panel; none by default."""
+        return []
+
     # --- dispute review (staff only) --------------------------------------------------
 
     def god_view(self, state: Any, player_count: int) -> JsonDict:
@@ -371,6 +381,18 @@ class GameKind:
             "hands": [],
             "problems": problems,
         }
+
+
+def ranks(ranking: list[list[int]]) -> dict[int, int]:
+    """Each seat's rank: 1 for the first group, and after a group of k the next rank is
+    k more (1, 2, 2, 4: standard competition ranking)."""
+    rank_of_seat: dict[int, int] = {}
+    position = 1
+    for group in ranking:
+        for seat in group:
+            rank_of_seat[seat] = position
+        position += len(group)
+    return rank_of_seat
 
 
 def _one_of(texts: list[str]) -> str:

@@ -5,7 +5,7 @@ What it does differently from the defaults of :class:`~games.kinds.base.GameKind
 
 - table options (hand size, sudden death, round limit, difficulty, deadlines, ...) and
   the server's own: ``rated``, which seats are bots, the deadlines of NE-27 from the
-  table's time per move (Our ruling OR43);
+  table's time per move (Our ruling OR44);
 - each phase has its own deadline (NE-26.2, 26.6, 27.3, 27.4); a missed rule submission,
   post_play or dealer choice, or a rated prophet's missed call, is the engine's
   ``timeout_action`` (E29, E32, NE-27.4); a scientist's turn and an unrated call go to
@@ -35,7 +35,6 @@ from engine.eleusis.state import (
     TURN,
 )
 from games.kinds.base import GameKind, JsonDict, Notice, move_entry, move_public
-from games.web import pages_eleusis
 
 # Options a table may set through the API (the engine's own keys, NE-31, docs/eleusis.md
 # "Options"); the server sets ``rated`` and ``bots`` itself, and the variant chooses
@@ -60,7 +59,7 @@ PHASE_DEADLINE = {
     DEALER_CHOICE: "dealer_choice",
     POST_PLAY: "prophet_window",
 }
-LIVE_BELOW_SECONDS = 3600  # Our ruling OR43: a table with less per move is a live table
+LIVE_BELOW_SECONDS = 3600  # Our ruling OR44: a table with less per move is a live table
 LIVE_SHORT = 600  # 10 minutes (NE-26.2, NE-27.3, NE-27.4, live tables)
 CORRESPONDENCE_SHORT = 7_200  # 2 hours (NE-26.2, NE-27.4)
 CORRESPONDENCE_RULE = 86_400  # 24 hours (NE-27.3)
@@ -76,7 +75,7 @@ AUTOPILOT = "novice"  # E31: never declares, never plays strings, may declare no
 
 
 def default_deadlines(turn_seconds: int) -> dict[str, int]:
-    """NE-27.1's deadlines of a table whose time per move is ``turn_seconds`` (OR43)."""
+    """NE-27.1's deadlines of a table whose time per move is ``turn_seconds`` (OR44)."""
     live = turn_seconds < LIVE_BELOW_SECONDS
     return {
         "turn": turn_seconds,
@@ -89,7 +88,7 @@ def default_deadlines(turn_seconds: int) -> dict[str, int]:
 
 class Eleusis(GameKind):
     key = "eleusis"
-    pages = pages_eleusis
+    pages_module = "games.web.pages_eleusis"
     score_adjustments = False  # scores are recomputed from the record (NE-29.2)
 
     def options_check(
@@ -102,6 +101,10 @@ class Eleusis(GameKind):
             )
         make_settings(player_count, variant, {**options, "rated": rated})  # ValueError
         return dict(options)
+
+    def table_options(self, stored: JsonDict) -> JsonDict:
+        """The table's own options (the deadlines as they were, written out)."""
+        return {key: value for key, value in stored.items() if key in TABLE_OPTIONS}
 
     def engine_options(self, game: Any, bot_seats: Callable[[], list[bool]]) -> JsonDict:
         options = dict(game.options or {})
@@ -123,7 +126,7 @@ class Eleusis(GameKind):
         return int(r.number) * 2 + (1 if r.phase == ROUND_OVER else 0)
 
     def deadline_seconds(self, game: Any, state: Any) -> int | None:
-        """The phase's deadline (NE-27.1), when the table has a time per move (OR43)."""
+        """The phase's deadline (NE-27.1), when the table has a time per move (OR44)."""
         if not game.turn_timeout_seconds:
             return None
         key = PHASE_DEADLINE.get(state.round.phase)

@@ -28,7 +28,6 @@ from engine.bots import version as bot_version
 from engine.core import IllegalAction
 from games.kinds.base import GameKind, HistoryWrite, JsonDict, autopilot_setting, move_entry
 from games.kinds.base import move_public as public_fields
-from games.web import pages_indulgence
 
 # The fields of api.md "The view" that only exist once cards are dealt.
 UNDEALT_VIEW: dict[str, Any] = {
@@ -73,7 +72,7 @@ _ENGINE_REFUSALS = {
 
 class Indulgence(GameKind):
     key = "indulgence"
-    pages = pages_indulgence
+    pages_module = "games.web.pages_indulgence"
     score_adjustments = True
 
     def rules_url(self) -> str:
@@ -90,6 +89,9 @@ class Indulgence(GameKind):
     ) -> JsonDict:
         if options:
             raise ValueError(f"Indulgence takes no options, not {sorted(options)!r}.")
+        return {}
+
+    def table_options(self, stored: JsonDict) -> JsonDict:
         return {}
 
     def engine_options(self, game: Any, bot_seats: Callable[[], list[bool]]) -> JsonDict:
@@ -271,6 +273,12 @@ class Indulgence(GameKind):
             else:
                 state = rules.apply(state, move["seat"], move["action"])
         return state
+
+    def part_summaries(self, state: Any) -> list[JsonDict]:
+        """``engine.indulgence.hand_summaries``: the Ruler, the edicts, who sinned or
+        passed, the tricks taken, the payments; never a deal."""
+        summaries: list[JsonDict] = rules.hand_summaries(state)
+        return summaries
 
     def record_verify(self, record: JsonDict) -> list[str]:
         """Check an exported record against the rules: the seed matches its commitment,

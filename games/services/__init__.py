@@ -12,7 +12,7 @@ The modules, each owning its writes:
 
 - ``accounts``: Player profiles, built-in bot accounts, sign-up, language, display name;
 - ``tokens``: API tokens;
-- ``lifecycle``: create, join, start a game;
+- ``lifecycle``: create, join, start, abort a game, and a rematch;
 - ``moves``: a player's action, a built-in bot's turn;
 - ``steps``: what follows a stored state (announce, queue the next step) and the
   automatic step taken when nobody is to act (Indulgence's hand settlement);
@@ -41,8 +41,11 @@ from games.services.disputes import DISPUTE_WINDOW, MAX_DISPUTE_REASON, dispute_
 from games.services.lifecycle import (
     MAX_TURN_TIMEOUT_SECONDS,
     MIN_TURN_TIMEOUT_SECONDS,
+    game_abort,
+    game_abortable,
     game_create,
     game_join,
+    game_rematch,
     server_seed,
 )
 from games.services.moves import ActionResult, action_submit, bot_turn_play
@@ -72,8 +75,11 @@ __all__ = [
     "bot_player",
     "bot_turn_play",
     "dispute_create",
+    "game_abort",
+    "game_abortable",
     "game_create",
     "game_join",
+    "game_rematch",
     "hand_settle",
     "player_display_name_set",
     "player_ensure",

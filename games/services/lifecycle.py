@@ -13,9 +13,21 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce, bots, kinds
-from games.errors import AlreadySeated, Forbidden, GameFull, InvalidRequest, NotOpen, UnknownBot
-from games.models import Game, GameStatus, Invitation, Seat
+from games import announce, bots, events, kinds, selectors
+from games.errors import (
+    AbortNotAllowed,
+    AlreadySeated,
+    Forbidden,
+    GameFull,
+    GameNotActive,
+    InvalidRequest,
+    NotFound,
+    NotOpen,
+    NotSeated,
+    UnknownBot,
+    VersionConflict,
+)
+from games.models import ActorKind, Game, GameStatus, Invitation, Seat
 from games.services import steps, store
 from games.services.accounts import bot_player, player_ensure
 
@@ -238,3 +250,100 @@ def _game_start(game: Game) -> None:
     store.store_state(game, state)
     game.save()
     steps.schedule_next_step(game, state)
+
+
+# --- abort and rematch ----------------------------------------------------------------------
+
+
+def game_abortable(game: Game, user: User) -> bool:
+    """Whether ``user`` may abort ``game`` now (``game_abort`` decides; pages use this to
+    offer the button): its creator, while it is open or played, when no person has moved
+    in it yet, or at any time when it is a sandbox (only its creator and built-in bots
+    play there, unrated, so nobody else loses anything)."""
+    if game.created_by_id != user.pk or game.status not in (
+        GameStatus.OPEN,
+        GameStatus.IN_PROGRESS,
+    ):
+        return False
+    return game.sandbox or not _person_moved(game)
+
+
+def _person_moved(game: Game) -> bool:
+    """Whether a person (not a bot, the autopilot, a timeout or the server) ever moved."""
+    return game.moves.filter(actor_kind=ActorKind.HUMAN, archived_at__isnull=True).exists()
+
+
+def game_abort(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
+    """The creator calls a game off that nobody played (no litter of games abandoned
+    after their creation, or left behind by a tool): it becomes ``void``, nobody is to act
+    any more, and pending bot turns and automatic steps find nothing to do. Allowed to its
+    creator while it is open or in progress, when no person has moved in it yet, and for
+    sandbox games at any time (``game_abortable``). Nothing is rated: a game that never
+    finished has no rating change."""
+    with transaction.atomic():
+        game = store.lock_game(game_id)  # Locked: no move, bot turn or step lands meanwhile.
+        if game.created_by_id != user.pk:
+            raise Forbidden(_("Only the player who created a game may abort it."))
+        if game.status not in (GameStatus.OPEN, GameStatus.IN_PROGRESS):
+            raise GameNotActive(
+                _("This game is %(status)s; only an open or running game can be aborted.")
+                % {"status": game.get_status_display().lower()}
+            )
+        if expected_version is not None and expected_version != game.version:
+            raise VersionConflict(
+                _(
+                    "The game is at version %(current)d, not %(sent)d: "
+                    "fetch the game and decide again."
+                )
+                % {"current": game.version, "sent": expected_version}
+            )
+        if not game.sandbox and _person_moved(game):
+            raise AbortNotAllowed(
+                _(
+                    "A person has moved in this game, so it can no longer be aborted: "
+                    "play it to the end."
+                )
+            )
+        status_before = game.status
+        game.status = GameStatus.VOID
+        game.to_act_seat = None
+        game.turn_deadline = None
+        game.version += 1
+        game.save(update_fields=["status", "to_act_seat", "turn_deadline", "version", "updated_at"])
+        # The stream event is written here and announced after commit (games.events).
+        events.game_event_add(
+            game=game,
+            type="game_voided",
+            payload={"status": game.status, "aborted": True, "status_before": status_before},
+        )
+    return game
+
+
+def game_rematch(*, game_id: int, user: User) -> Game:
+    """A new game like a finished one (the game, its variant, player count, table
+    options, rated, turn time), started by one of its people: they take seat 0, the same
+    built-in bots sit at the last seats and the other people are challenged to the open
+    ones. A sandbox's rematch is dealt from a seed the server draws (it is an ordinary
+    unrated game against the same bots)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(_("There is no game %(id)d.") % {"id": game_id})
+    seats = selectors.seats_of_game(game)
+    people = [s for s in seats if not selectors.is_bot_account_seat(s)]
+    if not any(s.player.user_id == user.pk for s in people):
+        raise NotSeated(_("Only the people who played a game can ask for a rematch."))
+    if game.status != GameStatus.FINISHED:
+        raise GameNotActive(_("A rematch can be asked for once the game has finished."))
+    bots_at_table = [s.bot_kind for s in seats if selectors.is_bot_account_seat(s)]
+    first_bot = game.player_count - len(bots_at_table)
+    return game_create(
+        creator=user,
+        game_type=game.game_type,
+        options=kinds.of(game).table_options(game.options or {}),
+        player_count=game.player_count,
+        variant=game.variant,
+        turn_timeout_seconds=game.turn_timeout_seconds,
+        bots=[(first_bot + i, kind) for i, kind in enumerate(bots_at_table)],
+        rated=game.rated and not game.sandbox,
+        invite=[s.player.user.get_username() for s in people if s.player.user_id != user.pk],
+    )

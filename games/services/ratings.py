@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.kinds.base import ranks
 from games.models import Game, Rating, RatingChange
 
 
@@ -46,18 +47,6 @@ def ratings_update(game: Game, ranking: list[list[int]]) -> None:
         rating.mu, rating.sigma = new.mu, new.sigma
         rating.games += 1
         rating.save()
-
-
-def ranks(ranking: list[list[int]]) -> dict[int, int]:
-    """Each seat's rank: 1 for the first group, and after a group of k the next rank is
-    k more (1, 2, 2, 4: standard competition ranking)."""
-    rank_of_seat: dict[int, int] = {}
-    position = 1
-    for group in ranking:
-        for seat in group:
-            rank_of_seat[seat] = position
-        position += len(group)
-    return rank_of_seat
 
 
 def ratings_roll_back(game: Game, now: Any) -> list[dict[str, Any]]:

@@ -15,8 +15,10 @@ from typing import Any
 
 from django import template
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 
 from games import inbox, selectors
+from games.web import table
 from games.web.account_email import email_context
 from games.web.inbox_text import bell_context
 
@@ -52,14 +54,10 @@ def your_turn_games(context: template.Context, owner: User) -> dict[str, Any]:
     viewer = context["request"].user
     if not viewer.is_authenticated or viewer.pk != owner.pk:
         return {"games": []}
-    games = [
-        {
-            **selectors.game_summary(game=game, user=viewer),
-            "players": ", ".join(
-                s.player.user.get_username()
-                for s in sorted(game.seats.all(), key=lambda s: s.number)
-            ),
-        }
-        for game in inbox.games_my_turn(user=viewer)[:50]
-    ]
+    games = []
+    for game in inbox.games_my_turn(user=viewer)[:50]:
+        summary = selectors.game_summary(game=game, user=viewer)
+        # One name per seat, as everywhere (bots by their translated kind and seat).
+        names = [table.seat_name(summary, s["seat"]) for s in summary["seats"]]
+        games.append({**summary, "players": _(", ").join(names)})
     return {"games": games}

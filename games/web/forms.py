@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from games import bots, kinds
 from games.account_api import webhook_url_problem
 from games.models import Player
-from games.web import vocab
+from games.web import pages, vocab
 
 # Characters a name may not carry: controls (Cc), format characters (Cf: bidi overrides
 # and isolates, zero-width spaces and joiners, the soft hyphen), private use and
@@ -160,7 +160,7 @@ class GameCreateForm(forms.Form):
         self.fields["player_count"].initial = 4 if 4 in counts else counts[0]
         self.fields["variant"].choices = _variant_choices(self.kind_key)  # type: ignore[attr-defined]
         self.fields["variant"].initial = meta.default_variant
-        help_texts = kinds.get(self.kind_key).pages.SEAT_HELP
+        help_texts = pages.of_kind(kinds.get(self.kind_key)).SEAT_HELP
         for seat in range(4, max(counts)):  # seats 1-3 are declared above
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 label=_("Seat %(n)d") % {"n": seat}, required=False

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from engine.core import GameModule
+from games import kinds, selectors
 
 TABLE_TEMPLATE = "games/eleusis/table.html"
 TABLE_PARTS = frozenset({"table"})
@@ -46,8 +47,13 @@ def action_label(action: dict[str, Any]) -> str:
     return str(kind).replace("_", " ")
 
 
-def table_context(view: dict[str, Any]) -> dict[str, Any]:
+def table_context(request: HttpRequest, game: Any, view: dict[str, Any]) -> dict[str, Any]:
     """What the table template shows, from the seat's view alone."""
+    return view_context(view)
+
+
+def view_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The table's context from a view alone (the table, the replay)."""
     r = view.get("round") or {}
     actions = [
         {"json": json.dumps(a, separators=(",", ":"), sort_keys=True), "label": action_label(a)}
@@ -78,17 +84,20 @@ def announcement(context: dict[str, Any]) -> str:
 
 
 def replay_context(
-    *, game: Any, record: dict[str, Any], state: Any, engine: GameModule, step: int
+    *, game: Any, record: dict[str, Any], moves: list[dict[str, Any]], step: int
 ) -> dict[str, Any]:
+    """The replay after ``step`` moves of the live log: the spectator's view then."""
     names = {s["seat"]: s["username"] for s in record["seats"]}
-    view = engine.view(state, None)
+    live = game.moves.filter(archived_at=None).order_by("seq")[:step]
+    state = selectors.game_replay(game, selectors.replay_moves(game, live))
+    view = kinds.of(game).engine.view(state, None)
     view.update({"id": game.pk, "status": game.status, "version": game.version})
     view["seats"] = [
         {**s, "username": names.get(s["seat"], ""), "display_name": names.get(s["seat"], "")}
         for s in view["seats"]
     ]
-    context = table_context(view)
-    last = record["moves"][step - 1] if step else None
+    context = view_context(view)
+    last = moves[step - 1] if step else None
     context["last_move"] = (
         f"{names.get(last['seat'], '')}: {action_label(last['action'])}"
         if last and last["action"].get("type") != "advance"

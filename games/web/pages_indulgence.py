@@ -1,26 +1,41 @@
 """Indulgence's pages: its table (``games/table.html`` and its partials, built by
-``games.web.table`` from the seat's view alone) and its replay. The views reach these
-through the game's kind (``games.kinds``: ``GameKind.pages``)."""
+``games.web.table`` from the seat's view alone, with the end-of-hand panel and the final
+standings), its replay (move by move or hand by hand) and its rules page. The views reach
+them through ``games.web.pages`` (the game's kind names this module)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.core import GameModule
-from games.web import table, vocab
+from games import kinds, selectors
+from games.models import GameStatus
+from games.web import endgame, table, vocab
 
 TABLE_TEMPLATE = "games/table.html"
-TABLE_PARTS = frozenset({"table", "hand", "trick", "edicts", "seats", "status", "settlement"})
+TABLE_PARTS = frozenset(
+    {"table", "hand", "trick", "edicts", "seats", "status", "settlement", "handover", "gameover"}
+)
 REPLAY_TEMPLATE = "games/replay.html"
+RULES_TEMPLATE = "rules.html"
 # The create form's help under a seat that not every table has.
 SEAT_HELP = {3: gettext_lazy("Used in 4-player games only.")}
 
 
-def table_context(view: dict[str, Any]) -> dict[str, Any]:
-    return table.table_context(view)
+def table_context(request: HttpRequest, game: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """The table from the seat's view: the end of a hand stays on screen until the player
+    moves on (the last settled hand's summary), the final standings once it is over."""
+    seen = endgame.hands_seen(request, game.pk)
+    last_hand = None
+    if table.pause_due(view, seen) or view["status"] == GameStatus.FINISHED:
+        last_hand = selectors.last_hand_summary(game=game)  # its deciding trick
+    context = table.table_context(view, hands_seen=seen, last_hand=last_hand)
+    if context["result"]:
+        context["standings"] = endgame.standings(game, view, context["seats"])
+    return context
 
 
 def announcement(context: dict[str, Any]) -> str:
@@ -28,26 +43,26 @@ def announcement(context: dict[str, Any]) -> str:
 
 
 def replay_context(
-    *, game: Any, record: dict[str, Any], state: Any, engine: GameModule, step: int
+    *, game: Any, record: dict[str, Any], moves: list[dict[str, Any]], step: int
 ) -> dict[str, Any]:
     """The replay after ``step`` moves: the table as a spectator saw it, every hand
-    revealed, the move just made in words (the record is public now)."""
-    moves = record["moves"]
-    names = {s["seat"]: s["username"] for s in record["seats"]}
-    view = engine.view(state, None)
+    revealed, the move just made in words, links to each hand's start."""
+    kind = kinds.of(game)
+    state = selectors.record_replay(
+        player_count=record["player_count"],
+        variant=record["variant"],
+        seed=record["seed"],
+        moves=moves[:step],
+    )
+    view = kind.engine.view(state, None)
     view.update(
         {
             "id": game.pk,
             "status": "finished" if step == len(moves) else "in_progress",
+            # The same names as at the table: bots by their kind and seat.
             "seats": [
-                {
-                    **s,
-                    "username": names[s["seat"]],
-                    "display_name": names[s["seat"]],
-                    "is_bot": next(r["is_bot"] for r in record["seats"] if r["seat"] == s["seat"]),
-                    "bot_kind": None,
-                }
-                for s in view["seats"]
+                {**s, **_seat_names(seat)}
+                for s, seat in zip(view["seats"], selectors.seats_of_game(game), strict=True)
             ],
             "version": game.version,
         }
@@ -56,18 +71,46 @@ def replay_context(
     context["hands"] = [
         {
             "name": table.seat_name(view, seat),
-            "cards": [table.card_face(card) for card in engine.view(state, seat)["my_hand"]],
+            "cards": [table.card_face(card) for card in kind.engine.view(state, seat)["my_hand"]],
         }
         for seat in range(record["player_count"])
     ]
+    starts = hand_starts_of([m["action"].get("type", "") for m in moves])
+    current = sum(1 for start in starts if start <= step)
     last_move = moves[step - 1] if step else None
-    context["last_move"] = move_text(last_move, names) if last_move else ""
+    context.update(
+        {
+            "last_move": move_text(last_move, view) if last_move else "",
+            "hand_links": [
+                {"hand": number, "move": start, "current": number == current}
+                for number, start in enumerate(starts, start=1)
+            ],
+        }
+    )
     return context
 
 
-def move_text(move: dict[str, Any], names: dict[int, str]) -> str:
+def hand_starts_of(kinds_of_moves: list[str]) -> list[int]:
+    """For each hand, the replay step at which it is dealt: 0 for the first, then the step
+    after each settlement (``advance``) that dealt another."""
+    dealt = [index + 1 for index, kind in enumerate(kinds_of_moves) if kind == "advance"]
+    return [0] + [step for step in dealt if step < len(kinds_of_moves)]
+
+
+def _seat_names(seat: Any) -> dict[str, Any]:
+    return {
+        "username": seat.player.user.get_username(),
+        "display_name": str(seat.player),
+        "is_bot": seat.player.is_bot,
+        "bot_kind": seat.bot_kind or None,
+    }
+
+
+def move_text(move: dict[str, Any], view: dict[str, Any]) -> str:
+    """A move of the log as a sentence, its player named with their seat."""
     action = move["action"]
-    who = names.get(move["seat"], "") if move["seat"] is not None else ""
+    seat = move["seat"]
+    who = table.seat_label(view, seat) if seat is not None else ""
     kind = action.get("type")
     if kind == "advance":
         return _("The hand was settled and the next one dealt.")
@@ -99,7 +142,7 @@ def move_text(move: dict[str, Any], names: dict[int, str]) -> str:
         return _("%(name)s settled a tie for %(family)s on %(seat)s.") % {
             "name": who,
             "family": vocab.family_name(action["family"]),
-            "seat": names.get(action["seat"], ""),
+            "seat": table.seat_label(view, action["seat"]),
         }
     return who
 
@@ -118,6 +161,3 @@ def rules_context() -> dict[str, Any]:
         for e in CATALOG
     ]
     return {"edicts": edicts}
-
-
-RULES_TEMPLATE = "rules.html"

@@ -11,7 +11,9 @@ from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from engine.indulgence.edicts import PAPAL_BULL_FAILURE
 from games.web import vocab
 
 # Where each seat sits around the table, counted from the reader's seat (clockwise:
@@ -33,9 +35,25 @@ def seat_name(view: dict[str, Any], seat: int | None) -> str:
     return _("Seat %(seat)s") % {"seat": seat}
 
 
+def seat_label(view: dict[str, Any], seat: int | None) -> str:
+    """A seat's name with its number, for the move log: "Heuristic bot #1" (bots carry
+    their seat already), "alice (seat 0)"."""
+    name = seat_name(view, seat)
+    if seat is None or name.endswith(f" #{seat}"):
+        return name
+    return _("%(name)s (seat %(seat)s)") % {"name": name, "seat": seat}
+
+
 def _entry_name(entry: dict[str, Any]) -> str:
-    name = str(entry.get("display_name") or entry["username"])
-    return f"{name} #{entry['seat']}" if entry.get("is_bot") else name
+    """One name per seat everywhere (table, history, replay): a built-in bot is its kind in
+    the reader's language and its seat number ("Heuristic bot #1"), whatever its account's
+    display name; another bot account gets the seat number too (bots may fill several
+    seats); a person is their display name."""
+    if entry.get("is_bot"):
+        kind = entry.get("bot_kind") or vocab.bot_kind_of(str(entry["username"]))
+        name = vocab.bot_name(kind) if kind else str(entry.get("display_name") or "")
+        return f"{name or entry['username']} #{entry['seat']}"
+    return str(entry.get("display_name") or entry["username"])
 
 
 def card_face(card: str | None, *, ring: bool = False) -> dict[str, Any]:
@@ -124,8 +142,13 @@ def controls_display(view: dict[str, Any]) -> list[dict[str, Any]]:
     return controls
 
 
-def settlement_display(view: dict[str, Any]) -> dict[str, Any] | None:
-    settlement = view.get("last_settlement")
+def settlement_display(
+    view: dict[str, Any], settlement: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """A settled hand (the view's ``last_settlement`` unless given one of
+    ``selectors.hand_summaries``) as sentences: the outcome, every payment with its
+    reason, the florins after, and, from a hand summary, the trick that ended the hand."""
+    settlement = settlement if settlement is not None else view.get("last_settlement")
     if not settlement:
         return None
     sinner = settlement.get("sinner")
@@ -135,11 +158,22 @@ def settlement_display(view: dict[str, Any]) -> dict[str, Any] | None:
         outcome = _("%(name)s sinned and succeeded.") % {"name": seat_name(view, sinner)}
     else:
         outcome = _("%(name)s sinned and failed.") % {"name": seat_name(view, sinner)}
+    tricks = settlement.get("tricks") or []
+    last = tricks[-1] if tricks else None
     return {
         "hand": settlement["hand"],
         "ruler": seat_name(view, settlement["ruler"]),
+        "sinner": seat_name(view, sinner),
         "edicts": [vocab.edict_title(e) for e in settlement["edicts_in_force"]],
+        "edicts_text": _(", ").join(vocab.edict_title(e) for e in settlement["edicts_in_force"]),
+        "papal_bull": bool(settlement.get("papal_bull")),
         "outcome": outcome,
+        "last_trick": None
+        if not last
+        else {
+            "winner": seat_name(view, last["winner"]),
+            "plays": plays_display(view, last["plays"]),
+        },
         "payments": [
             {
                 "payer": seat_name(view, p["payer"]),
@@ -160,8 +194,125 @@ def settlement_display(view: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def table_context(view: dict[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
-    """Everything the table template draws, in the reader's language."""
+def sin_display(view: dict[str, Any]) -> dict[str, Any] | None:
+    """While the seats decide whether to sin (rules "A hand" 5): what a sin would take
+    (the Sin side of every edict in force), what it wins, what failing costs, and who has
+    decided already, in the order they decide (from the Ruler's left)."""
+    if view.get("phase") != "sin_decision":
+        return None
+    edicts = view.get("edicts_in_play") or []
+    if not edicts:
+        return None
+    papal = bool(view.get("papal_bull"))
+    if papal:  # rules "Settlement", papal bull: every Sin side, the game, 18 florins
+        condition = _("The sinner must meet the Sin side of every edict in force.")
+        reward = _("If the sin succeeds, the sinner wins the whole game at once.")
+        penalty = PAPAL_BULL_FAILURE
+    else:
+        condition = ""
+        amount = int(edicts[0]["sin_reward"])
+        reward = ngettext(
+            "If the sin succeeds, every other player, the Ruler included, pays the sinner "
+            "%(count)d florin.",
+            "If the sin succeeds, every other player, the Ruler included, pays the sinner "
+            "%(count)d florins.",
+            amount,
+        ) % {"count": amount}
+        penalty = int(edicts[0]["fail_penalty"])
+    failing = ngettext(
+        "If it fails, the sinner pays the Ruler %(count)d florin.",
+        "If it fails, the sinner pays the Ruler %(count)d florins.",
+        penalty,
+    ) % {"count": penalty}
+    count = view["player_count"]
+    ruler = view.get("ruler_seat") or 0
+    decided = {d["seat"]: d["decision"] for d in view.get("sin_decisions") or []}
+    me = view.get("my_seat")
+    order: list[dict[str, Any]] = []
+    passed: list[str] = []
+    for step in range(1, count):
+        seat = (ruler + step) % count
+        if seat in decided:
+            state = _("sinned") if decided[seat] == "sin" else _("passed")
+        elif seat == view.get("to_act"):
+            state = _("deciding now")
+        else:
+            state = _("decides later")
+        name = _("you") if seat == me else seat_name(view, seat)
+        order.append({"name": name, "state": state})
+        if decided.get(seat) == "pass":
+            passed.append(name)
+    return {
+        "sides": [
+            {"title": _(e["title"]), "sin_text": _(e["sin_text"]), "text": _(e["text"])}
+            for e in edicts
+        ],
+        "condition": condition,
+        "reward": reward,
+        "failing": failing,
+        "order": order,
+        "passed": _(", ").join(passed),
+    }
+
+
+def pause_due(view: dict[str, Any], hands_seen: int | None) -> bool:
+    """Whether the table pauses on the last settled hand: this player (seated) has not
+    moved on from it yet (``hands_seen``: the last hand they did; None: never pause, for
+    replays) and the game goes on."""
+    settlement = view.get("last_settlement")
+    return bool(
+        hands_seen is not None
+        and settlement
+        and view.get("my_seat") is not None
+        and view["status"] == "in_progress"
+        and settlement["hand"] > hands_seen
+    )
+
+
+def hand_over(
+    view: dict[str, Any], hands_seen: int | None, last_hand: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The hand that ended and that this player has not moved on from yet
+    (``pause_due``): its settlement and deciding trick stay on the table, with a
+    "Continue" button, instead of the next deal. ``last_hand``: that hand's summary
+    (``selectors.last_hand_summary``)."""
+    if not pause_due(view, hands_seen):
+        return None
+    shown = settlement_display(view, _matching(view, last_hand))
+    assert shown is not None
+    shown["next_hand"] = view.get("hand_number")
+    return shown
+
+
+def _matching(view: dict[str, Any], last_hand: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``last_hand`` if it is the view's last settled hand (else the view's own)."""
+    settlement = view.get("last_settlement")
+    if last_hand and settlement and last_hand.get("hand") == settlement["hand"]:
+        return last_hand
+    return None
+
+
+def seat_counts(cards: int | None, tricks: int | None) -> str:
+    """ "9 cards, 1 trick" with the plural forms of the reader's language."""
+    if cards is None:
+        return ""
+    return _("%(cards)s, %(tricks)s") % {
+        "cards": ngettext("%(count)d card", "%(count)d cards", cards) % {"count": cards},
+        "tricks": ngettext("%(count)d trick", "%(count)d tricks", tricks or 0)
+        % {"count": tricks or 0},
+    }
+
+
+def table_context(
+    view: dict[str, Any],
+    *,
+    now: datetime | None = None,
+    hands_seen: int | None = None,
+    last_hand: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything the table template draws, in the reader's language. ``hands_seen``,
+    ``last_hand``: see ``hand_over`` (the summary also gives the settlement its deciding
+    trick)."""
     count = view["player_count"]
     me = view.get("my_seat")
     origin = me if me is not None else 0
@@ -184,6 +335,7 @@ def table_context(view: dict[str, Any], *, now: datetime | None = None) -> dict[
                 "to_act": number == to_act and view["status"] == "in_progress",
                 "cards": hand_counts.get(str(number)),
                 "tricks": trick_counts.get(str(number)),
+                "counts": seat_counts(hand_counts.get(str(number)), trick_counts.get(str(number))),
                 "position": POSITIONS[count][(number - origin) % count],
             }
         )
@@ -239,7 +391,10 @@ def table_context(view: dict[str, Any], *, now: datetime | None = None) -> dict[
             for d in view.get("sin_decisions") or []
         ],
         "controls": controls_display(view),
-        "settlement": settlement_display(view),
+        "settlement": settlement_display(view, _matching(view, last_hand)),
+        "sin": sin_display(view),
+        "hand_over": hand_over(view, hands_seen, last_hand),
+        "open_seats": _open_seats(view),
         "result": None
         if not result
         else {
@@ -250,11 +405,23 @@ def table_context(view: dict[str, Any], *, now: datetime | None = None) -> dict[
     }
 
 
+def _open_seats(view: dict[str, Any]) -> list[int]:
+    """The seat numbers nobody has taken yet (a table still waiting for players)."""
+    if view["status"] != "open":
+        return []
+    taken = {entry["seat"] for entry in view["seats"]}
+    return [seat for seat in range(view["player_count"]) if seat not in taken]
+
+
 def announcement(context: dict[str, Any]) -> str:
     """What the live region says after the table changed: the last trick, then whose turn."""
     parts = []
     last = context["last_trick"]
-    if last is not None and not context["trick"]:
+    over = context.get("hand_over")
+    if over:
+        parts.append(_("Hand %(number)s is over.") % {"number": over["hand"]})
+        parts.append(over["outcome"])
+    elif last is not None and not context["trick"]:
         parts.append(
             _("%(name)s took trick %(number)s.")
             % {"name": last["winner"], "number": last["number"]}

@@ -3,7 +3,7 @@
 from django.urls import include, path
 
 from games.mail_limits import invites_someone, mail_limited
-from games.web import views
+from games.web import records, table_posts, views
 from games.web.ratelimit import rate_limited
 
 urlpatterns = [
@@ -20,11 +20,18 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_table, name="table"),
     path("games/<int:game_id>/act", rate_limited("act")(views.game_act), name="act"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
-    path("games/<int:game_id>/history", views.game_history, name="history"),
+    path("games/<int:game_id>/history", records.game_history, name="history"),
+    path("games/<int:game_id>/seen", table_posts.hand_seen, name="hand_seen"),
+    path(
+        "games/<int:game_id>/rematch",
+        rate_limited("create")(mail_limited("challenge")(table_posts.game_rematch)),
+        name="rematch",
+    ),
+    path("games/<int:game_id>/abort", table_posts.game_abort, name="abort"),
     path(
         "games/<int:game_id>/dispute", mail_limited("dispute")(views.game_dispute), name="dispute"
     ),
-    path("games/<int:game_id>/replay", views.game_replay, name="replay"),
+    path("games/<int:game_id>/replay", records.game_replay, name="replay"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", rate_limited("profile")(views.profile), name="profile"),
     path("rules/", views.rules_page, name="rules"),

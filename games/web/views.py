@@ -34,14 +34,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import bots, disputes, inbox, kinds, notifications, selectors, services, webhooks
+from games import bots, inbox, kinds, notifications, selectors, services, webhooks
 from games.api.parsers import MAX_JSON_DEPTH, json_depth
 from games.errors import NotFound, ServiceError, VersionConflict
 from games.models import GameStatus
-from games.web import account_email, forms, pages_indulgence, table, vocab
+from games.web import account_email, endgame, forms, pages, pages_indulgence, table, vocab
 
-# Indulgence's table and its partials; every game's are its kind's pages
-# (games/web/pages_<key>.py).
+# Indulgence's table and its partials; every game's are its pages (games/web/pages.py).
 TABLE_TEMPLATE = pages_indulgence.TABLE_TEMPLATE
 TABLE_PARTS = pages_indulgence.TABLE_PARTS
 # The polling fallback: 304 Not Modified when nothing changed (base.html's htmx-config
@@ -222,18 +221,19 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
             _lobby_line(s) for s in open_games if s["my_seat"] is None and not s["sandbox"]
         ],
         "my_games": [_lobby_line(s) for s in mine],
-        "watch_games": [_lobby_line(s) for s in watch if s["my_seat"] is None],
+        # Sandboxes (tools and bot authors trying things) are nobody else's to watch either.
+        "watch_games": [_lobby_line(s) for s in watch if s["my_seat"] is None and not s["sandbox"]],
     }
 
 
 def _lobby_line(summary: dict[str, Any]) -> dict[str, Any]:
     to_act = summary["to_act"]
-    names = {s["seat"]: s["username"] for s in summary["seats"]}
+    names = {s["seat"]: table.seat_name(summary, s["seat"]) for s in summary["seats"]}
     return {
         **summary,
         "status_label": vocab.STATUSES.get(summary["status"], summary["status"]),
         "variant_label": vocab.VARIANTS.get(summary["variant"], summary["variant"]),
-        "players": ", ".join(s["username"] for s in summary["seats"]),
+        "players": _(", ").join(names.values()),
         "to_act_name": names.get(to_act, "") if to_act is not None else "",
     }
 
@@ -304,15 +304,18 @@ def _table_render(
     announce: bool = False,
 ) -> HttpResponse:
     view = selectors.game_view(game=game, user=request.user)
-    pages = kinds.of(game).pages
-    context = pages.table_context(view)
+    game_pages = pages.of(game)
+    context = game_pages.table_context(request, game, view)
+    context["can_abort"] = request.user.is_authenticated and services.game_abortable(
+        game, request.user
+    )
     context["error"] = error
-    context["announce"] = pages.announcement(context) if announce else ""
+    context["announce"] = game_pages.announcement(context) if announce else ""
     if _is_htmx(request):
-        return render(request, f"{pages.TABLE_TEMPLATE}#{part}", context, status=status)
+        return render(request, f"{game_pages.TABLE_TEMPLATE}#{part}", context, status=status)
     context["disputes"] = selectors.disputes_visible(user=request.user, game=game)
     context["can_dispute"] = _dispute_open(game, seated=view["my_seat"] is not None)
-    return render(request, pages.TABLE_TEMPLATE, context, status=status)
+    return render(request, game_pages.TABLE_TEMPLATE, context, status=status)
 
 
 def _dispute_open(game: Any, *, seated: bool) -> bool:
@@ -368,7 +371,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         # Opening the table is seeing that it is my turn (games/inbox.py).
         inbox.turn_notifications_seen(user=request.user, game_id=game.pk)
     part = request.GET.get("part", "table")
-    if part not in kinds.of(game).pages.TABLE_PARTS:
+    if part not in pages.of(game).TABLE_PARTS:
         part = "table"
     return _table_render(request, game, part=part, announce=since is not None)
 
@@ -420,89 +423,18 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_render(request, game, error=error, status=status, announce=True)
 
 
-@require_GET
-def game_history(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Every settled hand of the game: who paid whom and why (public once settled)."""
-    game = _game_or_404(game_id)
-    view = selectors.game_view(game=game, user=request.user)
-    hands = []
-    for settlement in selectors.hand_settlements(game=game):
-        hands.append(
-            {
-                "hand": settlement.hand_number,
-                "payments": [
-                    {
-                        "payer": table.seat_name(view, p["payer"]),
-                        "payee": table.seat_name(view, p["payee"]),
-                        "owed": p["owed"],
-                        "paid": p["paid"],
-                        "reason": vocab.payment_reason(p["reason"]),
-                    }
-                    for p in settlement.payments
-                ],
-                "florins": [
-                    {"name": table.seat_name(view, int(seat)), "florins": florins}
-                    for seat, florins in sorted(
-                        settlement.florins_after.items(), key=lambda item: int(item[0])
-                    )
-                ],
-            }
-        )
-    context = {"v": view, "hands": hands}
-    template = "games/history.html#history" if _is_htmx(request) else "games/history.html"
-    return render(request, template, context)
-
-
-# --- replay ------------------------------------------------------------------------------------
-
-
-@require_GET
-def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step through a finished game, every hand revealed (the record is public now)."""
-    game = _game_or_404(game_id)
-    try:
-        opened = not selectors.record_published(game)
-        if opened:  # staff inside a dispute case only, audited (refuses everyone else)
-            disputes.running_record_open(game=game, user=request.user, via="replay")
-        record = selectors.game_export(game=game, opened_for_case=opened)
-    except ServiceError as error:
-        return render(
-            request, "games/replay.html", {"game": game, "unavailable": error.detail}, status=409
-        )
-    moves = record["moves"]
-    step_raw = request.GET.get("move", "")
-    step = forms.plain_int(step_raw) if step_raw else 0
-    if step is None:
-        return _bad_request()
-    step = max(0, min(step, len(moves)))
-    kind = kinds.of(game)
-    state = selectors.game_replay(
-        game,
-        selectors.replay_moves(game, game.moves.filter(archived_at=None).order_by("seq")[:step]),
-    )
-    context = kind.pages.replay_context(
-        game=game, record=record, state=state, engine=kind.engine, step=step
-    )
-    context.update(
-        {
-            "game": game,
-            "step": step,
-            "total": len(moves),
-            "prev": max(step - 1, 0),
-            "next": min(step + 1, len(moves)),
-            "seed": record["seed"],
-        }
-    )
-    template = kind.pages.REPLAY_TEMPLATE
-    return render(request, f"{template}#board" if _is_htmx(request) else template, context)
-
-
 # --- leaderboard and rules -------------------------------------------------------------------
 
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    form = forms.LeaderboardForm(request.GET or {"variant": "basic", "player_count": 4})
+    game_type = request.GET.get("game_type") or kinds.DEFAULT
+    if game_type not in kinds.KINDS:
+        game_type = kinds.DEFAULT
+    pool = selectors.leaderboard_busiest_pool(game_type)
+    form = forms.LeaderboardForm(
+        request.GET if "variant" in request.GET else {**pool, "game_type": game_type}
+    )
     rows: list[dict[str, Any]] = []
     if form.is_valid():
         rows = selectors.leaderboard(
@@ -510,6 +442,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             variant=form.cleaned_data["variant"],
             player_count=form.cleaned_data["player_count"],
         )
+        for row in rows:
+            row["name"] = vocab.player_name(
+                row["username"], row["display_name"], is_bot=row["is_bot"]
+            )
     template = "games/leaderboard.html#board" if _is_htmx(request) else "games/leaderboard.html"
     return render(request, template, {"form": form, "rows": rows})
 
@@ -519,8 +455,8 @@ def rules_page(request: HttpRequest, game_type: str = kinds.DEFAULT) -> HttpResp
     """A game's rules (``/rules/`` is Indulgence's, ``/rules/<key>/`` any game's)."""
     if game_type not in kinds.KINDS:
         raise Http404(_("There is no such game."))
-    pages = kinds.get(game_type).pages
-    return render(request, pages.RULES_TEMPLATE, pages.rules_context())
+    game_pages = pages.of_kind(kinds.get(game_type))
+    return render(request, game_pages.RULES_TEMPLATE, game_pages.rules_context())
 
 
 # --- profile --------------------------------------------------------------------------------
@@ -558,6 +494,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 saved = True
         if _is_htmx(request):
             context = {"player": player, "owner": owner, "is_me": True, "form": form}
+            context["player_name"] = vocab.player_name(
+                owner.get_username(), player.display_name, is_bot=player.is_bot
+            )
             return render(request, "profile.html#name", {**context, "saved": saved})
     ratings = [
         {
@@ -577,9 +516,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
     games = [_lobby_line(selectors.game_summary(game=g, user=request.user)) for g in recent]
     for line, game in zip(games, recent, strict=True):
-        line["won"] = _won(game, owner)
+        line["place"] = _place(game, owner)
     context = {
         "player": player,
+        "player_name": vocab.player_name(
+            owner.get_username(), player.display_name, is_bot=player.is_bot
+        ),
         "owner": owner,
         "is_me": is_me,
         "form": form,
@@ -590,13 +532,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, template, context)
 
 
-def _won(game: Any, owner: User) -> bool | None:
-    """Whether the profile's owner won this finished game (None while it goes on)."""
+def _place(game: Any, owner: User) -> str:
+    """The profile owner's place in a finished game ("2nd of 4"; "" while it goes on)."""
     if game.status != GameStatus.FINISHED or not game.result:
-        return None
-    seat = next((s.number for s in game.seats.all() if s.player.user_id == owner.pk), None)
-    winners = game.result.get("winner_seats") or [game.result.get("winner_seat")]
-    return seat is not None and seat in winners
+        return ""
+    places = selectors.places(game.result)
+    mine = [places[s.number] for s in game.seats.all() if s.player.user_id == owner.pk]
+    if not mine:
+        return ""
+    return _("%(place)s of %(count)s") % {
+        "place": endgame.place_label(min(mine)),
+        "count": game.player_count,
+    }
 
 
 # --- settings -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from engine.indulgence.edicts import CATALOG
+from games.services import BOT_NAME_PREFIX
 
 FAMILY_NAMES = {
     "borgia": gettext_lazy("Borgia"),
@@ -73,6 +74,25 @@ _PLURAL_TO_FAMILY = {
     "Orsinis": "orsini",
     "Sforzas": "sforza",
 }
+
+
+def bot_kind_of(username: str) -> str:
+    """The built-in bot kind whose shared account this is ("bot-heuristic" -> "heuristic"),
+    else "". Only built-in bots hold ``bot-`` names (services.username_reserved)."""
+    kind = username.removeprefix(BOT_NAME_PREFIX)
+    return kind if kind != username and kind in BOT_KINDS else ""
+
+
+def bot_name(kind: str) -> str:
+    """A built-in bot's name in the reader's language ("Heuristic bot")."""
+    return str(BOT_KINDS.get(kind, kind))
+
+
+def player_name(username: str, display_name: str, *, is_bot: bool) -> str:
+    """A player outside any seat (leaderboard, profile): built-in bots by their kind, in the
+    reader's language; everyone else by their display name."""
+    kind = bot_kind_of(username) if is_bot else ""
+    return bot_name(kind) if kind else (display_name or username)
 
 
 def family_name(family: str | None) -> str:

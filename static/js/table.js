@@ -56,8 +56,10 @@
     if (ring && ringChosen) { ring.checked = true; }
     ringChosen = false;
     if (lastFocusId === null || !document.getElementById("table")) { return; }
-    // Focus was inside the region that was replaced: put it on the next thing to do.
-    var next = document.querySelector("#hand button:not(:disabled), #table .controls button, #edicts button") ||
+    // Focus was inside the region that was replaced: put it on the next thing to do
+    // (after a hand ends: the heading of its summary, so it is read from the top; the
+    // next Tab reaches "Continue").
+    var next = document.querySelector("#hand-over-h, #hand button:not(:disabled), #table .controls button, #edicts button") ||
       document.getElementById(lastFocusId) || document.getElementById("table-h");
     if (next) { next.focus(); }
     lastFocusId = null;

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Callable
 
 import pytest
 from indulgence_client.conformance import main
 
+from games.models import Game, GameStatus
 from tests.bots_kit.conftest import ROOT
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -20,7 +26,10 @@ def conformance(server: str, token: str, *options: str) -> list[str]:
 
 
 def test_the_example_bot_passes_every_check(
-    server: str, bot_token: Callable[[str], str], capsys: pytest.CaptureFixture[str]
+    server: str,
+    bot_token: Callable[[str], str],
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     good = [sys.executable, str(ROOT / "examples" / "bots" / "random_bot.py")]
     argv = conformance(
@@ -48,6 +57,53 @@ def test_the_example_bot_passes_every_check(
     ]
     assert "with Last-Event-ID" in out
     assert lines[-1] == "5 of 5 checks passed"
+    # Issue 21, item 5: no litter, no tracebacks. Each check's sandbox was aborted when
+    # the check ended, and nothing was logged as an error (asyncio used to log a traceback
+    # for every stream the proxy closed).
+    games = Game.objects.filter(created_by__username="goodbot")
+    assert games.count() == 5
+    assert set(games.values_list("status", flat=True)) == {GameStatus.VOID}
+    assert all(g.sandbox for g in games)
+    assert "Traceback" not in capsys.readouterr().err
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def test_stopping_the_tool_stops_the_bot_aborts_the_game_and_prints_no_traceback(
+    server: str, bot_token: Callable[[str], str]
+) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "clients" / "python")}
+    argv = [sys.executable, "-m", "indulgence_client.conformance"]
+    argv += conformance(server, bot_token("idlebot"), "--check-timeout", "60", "--")
+    argv += [sys.executable, "-c", "import time; time.sleep(120)"]  # a bot that never moves
+    tool = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not Game.objects.filter(created_by__username="idlebot").exists():
+            assert time.monotonic() < deadline, "the tool created no game"
+            time.sleep(0.2)
+        time.sleep(1)  # the bot is running
+        tool.send_signal(signal.SIGTERM)  # as `kill` does; Ctrl-C (SIGINT) is handled alike
+        out, err = tool.communicate(timeout=30)
+    finally:
+        if tool.poll() is None:
+            tool.kill()
+    assert tool.returncode == 130, (out, err)
+    assert err.strip() == "interrupted after 0 of 5 checks", err
+    game = Game.objects.get(created_by__username="idlebot")
+    assert game.status == GameStatus.VOID
+
+
+def test_a_wrong_token_is_one_line_not_a_traceback(
+    server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(conformance(server, "ind_not-a-token", "--", "true"))
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("error: ")
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(

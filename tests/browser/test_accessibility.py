@@ -4,6 +4,7 @@ critical violation on the main pages; the table page fits its transfer budget.""
 from __future__ import annotations
 
 import gzip
+import random
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from games.models import Game
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.helpers import log_in
 from tests.helpers import play_humans_until
+from tests.web.test_first_game import drive, hand_settled, my_sin_decision_after_a_pass
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,6 +37,7 @@ def axe_problems(page: Page) -> list[str]:
 
 
 BOTS = [(1, "random"), (2, "random")]
+BOTS4 = [(1, "random"), (2, "random"), (3, "random")]
 
 
 @pytest.fixture
@@ -57,12 +60,24 @@ def test_the_main_pages_have_no_serious_accessibility_violations(
     live_server: Any, new_page: Any, finished_and_live_games: tuple[Game, Game]
 ) -> None:
     finished, live = finished_and_live_games
+    user = live.created_by
+    # Issue 21: the end of a hand (paused on it) and a sin decision, against bots.
+    paused, deciding = (
+        services.game_create(creator=user, player_count=4, rated=False, seed=seed, bots=BOTS4)
+        for seed in ("axe-paused", "axe-sin")
+    )
+    drive(paused, {0: user}, hand_settled(1), rng=random.Random(4))
+    drive(deciding, {0: user}, my_sin_decision_after_a_pass, rng=random.Random(3))
     page = new_page(bypass_csp=True)
     log_in(page, live_server.url, "reader")
     paths = {
         "home": "/",
         "lobby": "/lobby/",
         "table": f"/games/{live.pk}/",
+        "hand over": f"/games/{paused.pk}/",
+        "sin decision": f"/games/{deciding.pk}/",
+        "game over": f"/games/{finished.pk}/",
+        "history": f"/games/{finished.pk}/history",
         "replay": f"/games/{finished.pk}/replay?move=40",
         "settings": "/settings/",
         "profile": "/players/reader/",

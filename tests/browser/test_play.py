@@ -48,9 +48,10 @@ HEURISTIC_BOTS = [(1, "heuristic"), (2, "heuristic"), (3, "heuristic")]
 
 
 def _play_cards_until_settled(page: Any, hand: int) -> int:
-    """Click the first playable card whenever it is my turn until the hand is settled."""
+    """Click the first playable card whenever it is my turn until the hand is settled (the
+    table then stays on the hand that ended until I move on)."""
     played = 0
-    settled = page.locator("#settlement summary", has_text=f"Settlement of hand {hand}")
+    settled = page.locator("#hand-over h2", has_text=f"Hand {hand} is over")
     for _ in range(200):
         if settled.count():
             return played
@@ -82,11 +83,13 @@ def test_a_whole_hand_by_clicking_edict_sin_or_pass_cards_and_the_settlement(
     expect(page.locator("#edicts article.force h3").first).to_have_text(title)
     cards_1 = _play_cards_until_settled(page, 1)
     assert cards_1 == 9  # every card of my hand, one per trick
-    payments = page.locator("#settlement li")
+    payments = page.locator("#hand-over .payments li")
     expect(payments).to_have_count(1)
     expect(payments.first).to_contain_text("paid")
     expect(payments.first).to_contain_text(re.compile(r"\d+ florins? \("))
     screenshot(page, "hand-1-settlement")
+    page.get_by_role("button", name="Continue to hand 2").click()
+    expect(page.locator("#hand-over")).to_have_count(0)
     # Hand 2: seat 1 rules; the bots at seats 2 and 3 passed, now I decide: pass.
     expect(page.locator("#hand .controls button.sin")).to_be_visible(timeout=45_000)
     page.locator("#hand .controls button:not(.sin)").click()
@@ -97,12 +100,12 @@ def test_a_whole_hand_by_clicking_edict_sin_or_pass_cards_and_the_settlement(
     expect(page.locator("#table .error")).to_have_count(0)
     cards_2 = _play_cards_until_settled(page, 2)
     assert 1 <= cards_2 <= 9  # the hand may end early once its outcome is certain
-    expect(page.locator("#settlement li")).to_have_count(3)
+    expect(page.locator("#hand-over .payments li")).to_have_count(3)
     settlement = selectors.hand_settlements(game=game)
     assert [len(s.payments) for s in settlement] == [1, 3]
     for payment in settlement[1].payments:
         unit = "florin" if payment["owed"] == 1 else "florins"  # "1 florin", "5 florins"
-        expect(page.locator("#settlement")).to_contain_text(f" {payment['owed']} {unit} (")
+        expect(page.locator("#hand-over")).to_contain_text(f" {payment['owed']} {unit} (")
     mine = Move.objects.filter(game=game, seat=0)
     assert mine.filter(action__type="choose_edict").count() == 1
     assert mine.filter(action__type="pass").count() == 1

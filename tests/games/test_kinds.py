@@ -12,6 +12,7 @@ from django.template.loader import get_template
 from engine import registry
 from games import kinds
 from games.api import serializers
+from games.web import pages
 
 GAMES_DIR = Path(settings.BASE_DIR) / "games"
 # A game's own modules, where its key may be written (and the tables that list them).
@@ -25,8 +26,10 @@ def test_every_hosted_game_has_its_kind_shapes_and_pages() -> None:
         assert kind.meta is registry.get(kind.key).META
         assert kind.key in serializers.VIEW_SHAPES
         assert kind.key in serializers.EXPORT_SHAPES
-        for template in (kind.pages.TABLE_TEMPLATE, kind.pages.REPLAY_TEMPLATE):
+        game_pages = pages.of_kind(kind)
+        for template in (game_pages.TABLE_TEMPLATE, game_pages.REPLAY_TEMPLATE):
             get_template(template)
+        assert "table" in game_pages.TABLE_PARTS
         assert kind.autopilot_bot() in kind.meta.bots
         assert kind.bot_kinds() <= set(kind.meta.bots)
 

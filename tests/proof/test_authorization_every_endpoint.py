@@ -30,6 +30,7 @@ NO_ACCOUNT: Outcome = (401, "not_authenticated")
 READ_ONLY: Outcome = (403, "insufficient_scope")
 HIDDEN: Outcome = (404, "not_found")
 NEEDS_SESSION: Outcome = (403, "session_required")
+NOT_CREATOR: Outcome = (403, "forbidden")
 
 
 def _row(*outcomes: Outcome) -> dict[str, Outcome]:
@@ -117,6 +118,14 @@ MORE: dict[str, tuple[str, str, dict[str, Any] | None, dict[str, Outcome]]] = {
     "account stream": ("get", "/api/v1/stream", None, _row(OK, OK, OK, NO_ACCOUNT, OK, OK)),
     # The games the server hosts (issue 24): public, as the schema.
     "game types": ("get", "/api/v1/game-types/", None, _row(OK, OK, OK, OK, OK, OK)),
+    # Only the game's creator may abort it (nobody has moved yet): the owner, seat 0,
+    # who is "seated" here (seat 2, the first Ruler of this deal, is to act).
+    "abort": (
+        "post",
+        "/api/v1/games/{id}/abort",
+        {},
+        _row(NOT_CREATOR, OK, NOT_CREATOR, NO_ACCOUNT, NOT_CREATOR, READ_ONLY),
+    ),
 }
 # Served for documentation, not data: anyone may read them.
 PUBLIC_DOCS = {"schema", "docs"}

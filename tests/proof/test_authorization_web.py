@@ -52,6 +52,9 @@ GET: dict[str, tuple[str, str, str, str]] = {
     # Writes only: reading them is 405 for everyone.
     "act": ("405", "405", "405", "405"),
     "dispute": ("405", "405", "405", "405"),
+    "hand_seen": ("405", "405", "405", "405"),
+    "rematch": ("405", "405", "405", "405"),
+    "abort": ("405", "405", "405", "405"),
     "join": ("405", "405", "405", "405"),
     "game_create": ("405", "405", "405", "405"),
     # Signed out: to sign-up (then the game starts); signed in: a page with the POST button.
@@ -151,6 +154,24 @@ def test_only_staff_act_on_a_dispute(role: str | None) -> None:
         response = client.post(url, {"reason": "Because.", "resolution": "Because."})
         assert _status(response) == (LOGIN if role is None else "403"), (action, role)
     assert _fingerprint(cast) == before
+
+
+@pytest.mark.parametrize("role", [None, "outsider", "opponent", "staff"])
+def test_only_its_creator_aborts_a_game_and_only_its_people_ask_for_a_rematch(
+    role: str | None,
+) -> None:
+    cast = Cast()
+    client = _client(cast, role)
+    games = Game.objects.count()
+    for game in (cast.game, cast.open_game):  # no person has moved in either yet
+        before = Game.objects.get(pk=game.pk).status
+        response = client.post(reverse("abort", kwargs={"game_id": game.pk}))
+        assert _status(response) == (LOGIN if role is None else "302"), role
+        assert Game.objects.get(pk=game.pk).status == before
+    # The running game cannot be rematched by anyone; it is nobody else's to ask anyway.
+    response = client.post(reverse("rematch", kwargs={"game_id": cast.game.pk}))
+    assert _status(response) == (LOGIN if role is None else "302"), role
+    assert Game.objects.count() == games
 
 
 def test_anonymous_writes_are_sent_to_log_in_and_change_nothing() -> None:

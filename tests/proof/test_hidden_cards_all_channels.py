@@ -64,6 +64,44 @@ def test_the_detector_finds_a_card_in_every_form_it_can_take() -> None:
     assert html_cards("<p>Medici 17 florins; M71</p>") == set()
 
 
+HAND_OVER = re.compile(r'<section id="hand-over".*?</section>', re.S)
+
+
+def without_the_settled_hand(html: str, state: rules.State) -> str:
+    """The page without its end-of-hand panel, once that panel is checked: issue 21 keeps
+    the hand that ended (its last trick, taken in view of everyone: rules "Play") on a
+    player's table until they move on, while the next deal may give any of those cards
+    to anyone. The panel must name exactly the cards of that trick and no other."""
+    match = HAND_OVER.search(html)
+    if match is None:
+        return html
+    last_trick = state.history[-1].tricks[-1]
+    played = {CARD_IDS[card] for _seat, card, _ring in last_trick.plays}
+    assert html_cards(match.group(0)) == played, "the end-of-hand panel named other cards"
+    return html[: match.start()] + html[match.end() :]
+
+
+HISTORY_HAND = re.compile(r"<li><h3>Hand (\d+)</h3>")
+
+
+def without_the_settled_hands(html: str, state: rules.State) -> str:
+    """The history page without its hands, once each is checked: issue 21 lists every trick
+    of every settled hand (public: rules "Play"), whose cards a later deal may give to
+    anyone. Each hand must name only the cards played in its own tricks (never its deal:
+    the cards of a hand that ended early stay unknown); outside the hands, nothing."""
+    starts = [(m.start(), int(m.group(1))) for m in HISTORY_HAND.finditer(html)]
+    records = {record.number: record for record in state.history}
+    assert [number for _at, number in starts] == sorted(records)
+    if not starts:
+        return html
+    ends = [at for at, _n in starts[1:]] + [html.index("</li>\n</ol>", starts[-1][0])]
+    for (at, number), end in zip(starts, ends, strict=True):
+        played = {CARD_IDS[c] for t in records[number].tricks for _s, c, _r in t.plays}
+        shown = html_cards(html[at:end])
+        assert shown <= played, f"hand {number} of the history named {shown - played}"
+    return html[: starts[0][0]] + html[ends[-1] :]
+
+
 TABLE_TEMPLATE = Path(settings.BASE_DIR) / "templates" / "games" / "table.html"
 # The regions that show a seat's own cards (the detector must find them there).
 OWN_HAND_SHOWN = {"full page", "table partial", "#table partial", "#hand partial", "live poll"}
@@ -147,15 +185,25 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
             inspector.moves(api[seat].get(game_url(game, "moves")).json(), seat)
             state = inspector.truth.at(game.version)
             poll = f"/games/{game.pk}/?since={max(game.version - 1, 0)}"
+            paused = False
             for page, (headers, url) in [*pages.items(), ("live poll", (htmx, poll))]:
                 response = web[seat].get(url, **headers)
                 assert response.status_code == 200, (page, response.status_code)
-                html = response.content.decode()
+                page_paused = HAND_OVER.search(response.content.decode()) is not None
+                paused |= page_paused
+                html = without_the_settled_hand(response.content.decode(), state)
+                if page == "history":
+                    html = without_the_settled_hands(html, state)
                 leaked = html_cards(html) & hidden_from(state, seat)
                 assert not leaked, f"the {page} showed seat {seat} {leaked} (step {steps})"
-                if seat is not None and page in OWN_HAND_SHOWN:  # the detector sees hands
+                # The detector sees hands (a table paused on the hand that ended shows the
+                # new hand only after "Continue"; its #hand partial shows it always).
+                if seat is not None and page in OWN_HAND_SHOWN and not page_paused:
                     assert set(view["my_hand"]) <= html_cards(html), page
                 partials += 1
+            if paused:  # checked once paused: "Continue", so the next steps show the deal
+                settled = view["last_settlement"]["hand"]
+                web[seat].post(f"/games/{game.pk}/seen", {"hand": settled}, **htmx)
         if game.to_act_seat is None:
             hand = selectors.game_view(game=game, user=owner)["hand_number"]
             services.hand_settle(game_id=game.pk, hand_number=hand)
@@ -179,7 +227,8 @@ def test_no_channel_shows_any_seat_or_a_spectator_a_hidden_card_at_any_step(
                 assert moved.status_code == 200, moved.content[:300]
                 game.refresh_from_db()
                 after = inspector.truth.at(game.version)
-                leaked = html_cards(moved.content.decode()) & hidden_from(after, actor)
+                shown = without_the_settled_hand(moved.content.decode(), after)
+                leaked = html_cards(shown) & hidden_from(after, actor)
                 assert not leaked, f"the move answer showed seat {actor} {leaked} (step {steps})"
                 acted += 1
         steps += 1

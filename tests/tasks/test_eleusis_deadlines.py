@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # after-commit work runs
 
 HOUR = 3600
 FIRST_DEALER_0 = "deal-0"  # a seed whose first dealer is seat 0 (E04)
-# Our ruling OR43's deadlines of this table, with the call's set shorter than the turn's.
+# Our ruling OR44's deadlines of this table, with the call's set shorter than the turn's.
 DEADLINES = {"prophet_call": 1800}
 
 
@@ -89,7 +89,7 @@ def with_a_prophet(game: Game, four: list[Any]) -> tuple[int, int]:
 
 
 def test_each_phase_runs_on_its_own_deadline_from_the_tables_time(four: list[Any]) -> None:
-    """OR43: a table of two hours per move gives the dealer 24 hours for the rule
+    """OR44: a table of two hours per move gives the dealer 24 hours for the rule
     (correspondence), the scientists two hours, the prophet its own (here 30 minutes)."""
     assert default_deadlines(2 * HOUR) == {
         "turn": 2 * HOUR,
@@ -240,7 +240,7 @@ def test_a_scientist_who_misses_turns_is_played_by_the_novice_and_then_handed_ov
 def test_a_rated_prophets_seat_handed_to_a_bot_is_overthrown_at_the_next_call(
     four: list[Any],
 ) -> None:
-    """Our ruling OR44 (E30): a seat handed to a bot after repeated timeouts plays the
+    """Our ruling OR45 (E30): a seat handed to a bot after repeated timeouts plays the
     game's own timeout default first; a rated prophet's seat without a standing prophecy
     is therefore overthrown at its next call, not handed to a bot that calls well."""
     game = table(four, rated=True)
@@ -254,7 +254,7 @@ def test_a_rated_prophets_seat_handed_to_a_bot_is_overthrown_at_the_next_call(
 
 
 def test_an_unrated_prophets_seat_handed_to_a_bot_calls_by_the_bot(four: list[Any]) -> None:
-    """OR44 (E30, unrated): the bot calls, logged as the autopilot's."""
+    """OR45 (E30, unrated): the bot calls, logged as the autopilot's."""
     game = table(four)
     prophet, _scientist = with_a_prophet(game, four)
     Seat.objects.filter(game=game, number=prophet).update(bot_kind="novice")

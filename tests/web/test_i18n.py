@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,6 +18,7 @@ from engine.indulgence.edicts import CATALOG
 from games import services, webhooks
 from games.web.edict_messages import EDICT_MESSAGES
 from tests.helpers import game_with_seed, play_humans_until
+from tests.web.test_first_game import drive, game_over, hand_settled, my_sin_decision_after_a_pass
 
 PO = Path(settings.BASE_DIR) / "locale" / "ja" / "LC_MESSAGES" / "django.po"
 
@@ -66,9 +68,6 @@ LATIN_ALLOWED = {
     "kenji",
     "hanako",
     "taro",
-    "heuristic",
-    "random",
-    "bot",
     "ISMCTS",
     "REST",
     "Webhook",
@@ -116,7 +115,16 @@ def test_the_japanese_settings_lobby_table_and_profile_show_no_english_words() -
     game = game_with_seed(creator=kenji, player_count=3, rated=False, seed="ja-words")
     services.game_join(game_id=game.pk, user=users["hanako"])
     services.game_join(game_id=game.pk, user=users["taro"])
-    services.game_create(creator=users["hanako"], player_count=4, rated=False)  # open game
+    waiting = services.game_create(creator=users["hanako"], player_count=4, rated=False)  # open
+    # Issue 21: the pages of a first game against bots, each at its moment.
+    bots = [(1, "random"), (2, "heuristic"), (3, "random")]
+    sin_game, over_game, done_game = (
+        services.game_create(creator=kenji, player_count=4, rated=False, seed=f"ja-{n}", bots=bots)
+        for n in (1, 2, 3)
+    )
+    drive(sin_game, {0: kenji}, my_sin_decision_after_a_pass, rng=random.Random(3))
+    drive(over_game, {0: kenji}, hand_settled(1), rng=random.Random(4))
+    drive(done_game, {0: kenji}, game_over, rng=random.Random(1))
     webhooks.webhook_create(
         user=kenji, url="https://hooks.example.com/hooks", kinds=["your_turn", "reminder"]
     )
@@ -132,6 +140,13 @@ def test_the_japanese_settings_lobby_table_and_profile_show_no_english_words() -
         "play now": "/play-now",
         "home": "/",
         "leaderboard": "/leaderboard/",
+        "open table": f"/games/{waiting.pk}/",
+        "sin decision": f"/games/{sin_game.pk}/",
+        "hand over": f"/games/{over_game.pk}/",
+        "game over": f"/games/{done_game.pk}/",
+        "bot history": f"/games/{done_game.pk}/history",
+        "replay": f"/games/{done_game.pk}/replay?move=5",
+        "bot profile": "/players/bot-heuristic/",
     }
     found = {}
     for name, path in pages.items():
@@ -139,7 +154,8 @@ def test_the_japanese_settings_lobby_table_and_profile_show_no_english_words() -
         assert response.status_code == 200, path
         html = response.content.decode()
         assert '<html lang="ja">' in html, path
-        if words := english_words(html, also_allowed=(token.prefix,)):
+        # A bot's username (its profile says "Username: bot-heuristic") is an identifier.
+        if words := english_words(html, also_allowed=(token.prefix, "bot-heuristic")):
             found[name] = sorted(words)
     assert found == {}
 

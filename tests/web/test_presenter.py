@@ -92,3 +92,43 @@ def test_the_ring_is_offered_when_a_play_with_the_indulgence_is_legal() -> None:
     _cards, reason, ring = table.hand_display(view)
     assert ring is True
     assert reason == ""
+
+
+def test_a_papal_bull_sin_wins_the_game_and_costs_18_florins_if_it_fails() -> None:
+    from engine.indulgence.edicts import CATALOG
+
+    row = [e.as_dict() for e in CATALOG[:3]]
+    view = a_view(
+        phase="sin_decision",
+        papal_bull=True,
+        edicts_in_play=row,
+        ruler_seat=2,
+        to_act=1,
+        sin_decisions=[{"seat": 0, "decision": "pass"}],
+    )
+    sin = table.sin_display(view)
+    assert sin is not None
+    assert sin["condition"] == "The sinner must meet the Sin side of every edict in force."
+    assert sin["reward"] == "If the sin succeeds, the sinner wins the whole game at once."
+    assert sin["failing"] == "If it fails, the sinner pays the Ruler 18 florins."
+    assert [s["title"] for s in sin["sides"]] == [e["title"] for e in row]
+    # From the Ruler's left: seat 0 (me) passed, seat 1 decides now.
+    assert [(o["name"], o["state"]) for o in sin["order"]] == [
+        ("you", "passed"),
+        ("ben", "deciding now"),
+    ]
+
+
+def test_no_sin_terms_outside_the_sin_decision() -> None:
+    assert table.sin_display(a_view(phase="playing")) is None
+
+
+def test_only_a_seated_player_of_a_running_game_pauses_on_a_hand_not_yet_seen() -> None:
+    settled = {"hand": 3, "ruler": 0, "edicts_in_force": [], "sinner": None, "payments": []}
+    view = a_view(last_settlement={**settled, "florins_after": {}}, hand_number=4)
+    assert table.pause_due(view, hands_seen=2)
+    assert not table.pause_due(view, hands_seen=3)  # moved on already
+    assert not table.pause_due(view, hands_seen=None)  # replays never pause
+    assert not table.pause_due({**view, "my_seat": None}, hands_seen=0)  # spectators
+    assert not table.pause_due({**view, "status": "finished"}, hands_seen=0)  # game over
+    assert not table.pause_due({**view, "last_settlement": None}, hands_seen=0)

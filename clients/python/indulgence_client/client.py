@@ -237,6 +237,14 @@ class Client:
         view: View = self._json("POST", f"games/{game_id}/join")
         return view
 
+    def abort(self, game_id: int, *, version: int | None = None) -> View:
+        """Call off a game you created that no person has moved in, or a sandbox of yours:
+        it becomes ``void``. Returns your view of it (409 ``abort_not_allowed`` when a
+        person has moved in a game that is not a sandbox)."""
+        body: JsonDict = {} if version is None else {"version": version}
+        view: View = self._json("POST", f"games/{game_id}/abort", json=body)
+        return view
+
     def act(
         self,
         game_id: int,

@@ -30,10 +30,12 @@ Exit status 0 when every check passed, 1 otherwise; one ``PASS``/``FAIL`` line p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from indulgence_client.client import Client
+from indulgence_client.errors import ApiError, TransportError
 from indulgence_client.proxy import Plan, Proxy, Record
 
 CHECKS = ("plays", "illegal_action", "version_conflict", "dropped_stream", "near_timeout")
@@ -172,14 +175,17 @@ class Runner:
             options=s.options,
         )
         game = int(view["id"])
-        with Proxy(self.server) as proxy:
-            plan = Plan(kind=kinds[name], game=game)
-            proxy.set_plan(plan)
-            bot = BotProcess(self.bot, proxy.url, self.token, game)
-            try:
-                verdict = self._watch(name, proxy, plan, bot, game)
-            finally:
-                output = bot.stop()
+        try:
+            with Proxy(self.server) as proxy:
+                plan = Plan(kind=kinds[name], game=game)
+                proxy.set_plan(plan)
+                bot = BotProcess(self.bot, proxy.url, self.token, game)
+                try:
+                    verdict = self._watch(name, proxy, plan, bot, game)
+                finally:
+                    output = bot.stop()
+        finally:
+            self._abort(game)
         if not verdict.passed and output:
             verdict.reason += f" (bot output: {output})"
         return verdict
@@ -208,6 +214,14 @@ class Runner:
                     verdict.reason += f" within {self.settings.check_timeout:g} s"
                 return verdict
             time.sleep(0.1)
+
+    def _abort(self, game: int) -> None:
+        """The check's sandbox ends with it (void), so that no half-played game is left
+        behind. A game that ended by itself, or a server without the abort endpoint, is
+        left as it is."""
+        with contextlib.suppress(ApiError, TransportError):
+            if self.client.game(game)["status"] in ("open", "in_progress"):
+                self.client.abort(game)
 
     def _game_over(self, game: int) -> bool:
         return self.client.game(game)["status"] in ("finished", "void")
@@ -384,6 +398,12 @@ class Runner:
         return sum(1 for m in log if m["seat"] == 0 and m["actor"] == "autopilot")
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM: stop as after Ctrl-C (the running check's bot is stopped and its sandbox
+    aborted on the way out)."""
+    raise KeyboardInterrupt
+
+
 def load_callable(spec: str) -> BotCallable:
     """``module:function`` -> the function (the bot as a Python callable)."""
     module, _, name = spec.partition(":")
@@ -452,13 +472,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         margin=args.margin,
     )
     checks = [c.strip() for c in args.checks.split(",") if c.strip()]
-    with Client(args.server, args.token) as client:
-        runner = Runner(args.server, args.token, bot, settings, client)
-        failed = 0
-        for name in checks:
-            result = runner.check(name)
-            failed += not result.passed
-            print(result.line(), flush=True)
+    unknown = [c for c in checks if c not in CHECKS]
+    if unknown:
+        parser.error(f"unknown check(s) {', '.join(unknown)}; choose from {', '.join(CHECKS)}")
+    failed = 0
+    done = 0
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` ends it as Ctrl-C does
+    try:
+        with Client(args.server, args.token) as client:
+            runner = Runner(args.server, args.token, bot, settings, client)
+            for name in checks:
+                result = runner.check(name)
+                failed += not result.passed
+                done += 1
+                print(result.line(), flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted after {done} of {len(checks)} checks", file=sys.stderr, flush=True)
+        return 130
+    except (ApiError, TransportError) as error:
+        # The server refused or could not be reached (a wrong --server or --token, ...):
+        # one line, not a traceback.
+        print(f"error: {error}", file=sys.stderr, flush=True)
+        return 2
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(f"{len(checks) - failed} of {len(checks)} checks passed", flush=True)
     return 1 if failed else 0
 

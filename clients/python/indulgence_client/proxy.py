@@ -199,6 +199,10 @@ class Proxy:
                 await self._forward(method, path, headers, body, writer, record)
         except (ConnectionError, asyncio.IncompleteReadError, httpx.HTTPError):
             pass
+        except asyncio.CancelledError:
+            # stop() cancels the connections still open (streams): end quietly. A handler
+            # task that ends cancelled makes asyncio (3.11) log a traceback for it.
+            pass
         finally:
             with contextlib.suppress(Exception):
                 writer.close()

@@ -20,67 +20,19 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from engine.eleusis.erl import Line
 from engine.eleusis.science.atoms import FULL
+from engine.eleusis.science.evidence import Context, Evidence
 from engine.eleusis.science.families import Family, families
-
-Context = tuple[int, int]  # (n, prev): a main line of n cards ending in prev
-Cell = tuple[int, int, int]  # (n, prev, card)
+from engine.eleusis.science.programs import Judged, checks, compiled, programs
 
 DEFAULT_LAMBDA = 5
 """Half-size units per halving of the prior (3: lambda = 1.5 ln 2 = 1.04 per unit size,
 NE-30.2's lambda = 1)."""
 SOFT_SHIFT = 4
 """A contradicted judgement divides the weight by 2^4 in the soft likelihood."""
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """Judgements read from the public record of a round."""
-
-    right: frozenset[Cell] = frozenset()
-    wrong: frozenset[Cell] = frozenset()
-    wrong_strings: frozenset[tuple[Cell, ...]] = frozenset()
-    """Strings judged wrong: not every card was right in sequence (NE-8.2)."""
-    some_right: frozenset[tuple[Cell, ...]] = frozenset()
-    """Shown hands of wrong no plays with no card placed (E22): some card was right."""
-
-    def __len__(self) -> int:
-        return len(self.right) + len(self.wrong) + len(self.wrong_strings) + len(self.some_right)
-
-    def __le__(self, other: Evidence) -> bool:
-        return (
-            self.right <= other.right
-            and self.wrong <= other.wrong
-            and self.wrong_strings <= other.wrong_strings
-            and self.some_right <= other.some_right
-        )
-
-
-def evidence(
-    main: Sequence[int],
-    starters: int,
-    side_plays: Iterable[tuple[int, Sequence[int]]] = (),
-    exhibits: Iterable[tuple[int, Sequence[int]]] = (),
-) -> Evidence:
-    """Evidence from the main line (faces, the first ``starters`` of them turned up by the
-    server), the wrong plays (the main-line index of the card each followed, and its faces
-    in the order played) and the exhibits of correct no plays (index, faces)."""
-    right = {(i, main[i - 1], main[i]) for i in range(max(1, starters), len(main))}
-    wrong: set[Cell] = set()
-    strings: set[tuple[Cell, ...]] = set()
-    for after, faces in side_plays:
-        n, prev = after + 1, main[after]
-        if len(faces) == 1:
-            wrong.add((n, prev, faces[0]))
-            continue
-        cells = []
-        for face in faces:
-            cells.append((n, prev, face))
-            n, prev = n + 1, face
-        strings.add(tuple(cells))
-    for after, faces in exhibits:
-        wrong.update((after + 1, main[after], face) for face in faces)
-    return Evidence(frozenset(right), frozenset(wrong), frozenset(strings))
+SOFT_WINDOW = 40
+"""The soft posterior keeps the hypotheses within 2^-40 of the best."""
 
 
 @functools.cache
@@ -104,7 +56,9 @@ class _FamilyEvidence:
     family: Family
     right: int
     wrong: int
-    strings: tuple[tuple[int, ...], ...]
+    strings: tuple[int, ...]
+    """Per wrong string, the mask of its cells: a row calls the string right iff it has
+    every bit of the mask (a cell met twice in a string is one bit)."""
     some: tuple[int, ...]
 
 
@@ -116,7 +70,7 @@ def _family_evidence(family: Family, ev: Evidence) -> _FamilyEvidence:
     for n, prev, card in ev.wrong:
         wrong |= 1 << family.cell_of(n, prev, card)
     strings = tuple(
-        tuple(family.cell_of(n, prev, card) for n, prev, card in cells)
+        sum({1 << family.cell_of(n, prev, card) for n, prev, card in cells})
         for cells in sorted(ev.wrong_strings)
     )
     some = tuple(
@@ -126,43 +80,65 @@ def _family_evidence(family: Family, ev: Evidence) -> _FamilyEvidence:
     return _FamilyEvidence(family, right, wrong, strings, some)
 
 
-def _all_set(row: int, cells: tuple[int, ...]) -> bool:
-    return all(row >> cell & 1 for cell in cells)
-
-
 def _survivors(fe: _FamilyEvidence, among: Iterable[int] | None = None) -> list[int]:
     """The hypotheses (of ``among``, default all) that the family's evidence leaves."""
     rows = fe.family.rows
     right, wrong = fe.right, fe.wrong
     indices = range(len(rows)) if among is None else among
     alive = [i for i in indices if rows[i] & right == right and not rows[i] & wrong]
-    for cells in fe.strings:
-        alive = [i for i in alive if not _all_set(rows[i], cells)]
+    for mask in fe.strings:
+        alive = [i for i in alive if rows[i] & mask != mask]
     for mask in fe.some:
         alive = [i for i in alive if rows[i] & mask]
     return alive
 
 
-def _violations(fe: _FamilyEvidence, row: int) -> int:
-    count = ((fe.right & ~row) | (fe.wrong & row)).bit_count()
-    count += sum(1 for cells in fe.strings if _all_set(row, cells))
-    return count + sum(1 for mask in fe.some if not row & mask)
+def _violation_counts(
+    fe: _FamilyEvidence, since: tuple[_FamilyEvidence, list[int]] | None = None
+) -> list[int]:
+    """For every hypothesis of the family, how many judgements (cells, strings, shown
+    hands) it contradicts: one pass per kind of evidence over the rows (a function call
+    per row would cost 5 times more). ``since``: the counts for less evidence of the same
+    family, so that only what is new is counted (the same numbers as counting afresh)."""
+    rows = fe.family.rows
+    right, wrong = fe.right, fe.wrong
+    strings, some = fe.strings, fe.some
+    if since is None:
+        counts = [((right & ~row) | (wrong & row)).bit_count() for row in rows]
+    else:
+        old, counts = since
+        right, wrong = right & ~old.right, wrong & ~old.wrong
+        strings = tuple(m for m in strings if m not in set(old.strings))
+        some = tuple(m for m in some if m not in set(old.some))
+        if right or wrong:
+            counts = [
+                c + ((right & ~row) | (wrong & row)).bit_count()
+                for c, row in zip(counts, rows, strict=True)
+            ]
+    for mask in strings:
+        counts = [c + (row & mask == mask) for c, row in zip(counts, rows, strict=True)]
+    for mask in some:
+        counts = [c + (not row & mask) for c, row in zip(counts, rows, strict=True)]
+    return counts
 
 
 @dataclass
 class Posterior:
-    """The posterior over every family's surviving hypotheses: ``members`` lists
-    (family, index, weight) with integer weights."""
+    """The posterior over the surviving hypotheses: ``members`` lists (family, index,
+    weight) of the table families, ``programs`` (judged program, weight) of the generated
+    family (judged on the round's main line of ``n_main`` cards); integer weights."""
 
     members: list[tuple[Family, int, int]]
     soft: bool = False
+    programs: list[tuple[Judged, int]] = field(default_factory=list)
+    n_main: int = 0
     total: int = field(init=False)
     rows: list[tuple[Family, int, int]] = field(init=False)
     """The distinct (family, row) among the members with their summed weights: every
     probability is computed over these (many hypotheses judge alike)."""
 
     def __post_init__(self) -> None:
-        self.total = sum(w for _, _, w in self.members) or 1
+        self.total = (sum(w for _, _, w in self.members) + sum(w for _, w in self.programs)) or 1
         distinct: dict[tuple[Family, int], int] = {}
         for family, index, weight in self.members:
             key = (family, family.rows[index])
@@ -170,7 +146,16 @@ class Posterior:
         self.rows = [(family, row, weight) for (family, row), weight in distinct.items()]
 
     def __len__(self) -> int:
-        return len(self.members)
+        return len(self.members) + len(self.programs)
+
+    def _program_line(self, judged: Judged, n: int, prev: int) -> Line | None:
+        """A program's line for a context: the main line itself, or one card more."""
+        if n == self.n_main:
+            return judged.line(n)
+        if n == self.n_main + 1:
+            line = judged.line(self.n_main)
+            return None if line is None else judged.rule.extend(line, prev)
+        return None
 
     def face_weights(self, n: int, prev: int) -> list[int]:
         """For each of the 52 faces, the weight of the hypotheses calling it right next."""
@@ -178,6 +163,11 @@ class Posterior:
         for family, row, weight in self.rows:
             seg = (row >> family.segment_of(n, prev)) & FULL
             groups[seg] = groups.get(seg, 0) + weight
+        for judged, weight in self.programs:
+            line = self._program_line(judged, n, prev)
+            if line is not None:
+                seg = sum(1 << f for f in judged.rule.right_faces(line))
+                groups[seg] = groups.get(seg, 0) + weight
         out = [0] * 52
         for seg, weight in groups.items():
             while seg:
@@ -197,6 +187,12 @@ class Posterior:
         for family, row, weight in self.rows:
             if not (row >> family.segment_of(n, prev)) & hand:
                 none += weight
+        for judged, weight in self.programs:
+            line = self._program_line(judged, n, prev)
+            if line is not None and not any(
+                judged.rule.judge(line, f) for f in range(52) if hand >> f & 1
+            ):
+                none += weight
         return none / self.total
 
     def p_string(self, n: int, prev: int, faces: Sequence[int]) -> float:
@@ -209,6 +205,10 @@ class Posterior:
                     break
                 m, p = m + 1, face
             else:
+                good += weight
+        for judged, weight in self.programs:
+            line = self._program_line(judged, n, prev)
+            if line is not None and judged.rule.judge_string(line, faces):
                 good += weight
         return good / self.total
 
@@ -238,12 +238,24 @@ class Posterior:
             errors.append(error)
         return sum(errors) / len(errors) if errors else 1.0
 
-    def best(self) -> tuple[Family, int] | None:
-        """The hypothesis of largest weight (the first in family order on a tie)."""
-        if not self.members:
-            return None
-        family, index, _ = max(self.members, key=lambda m: m[2])
-        return family, index
+    def best_source(self) -> str | None:
+        """The ERL source of the hypothesis of largest weight (the first on a tie)."""
+        best: tuple[int, str] | None = None
+        for family, index, weight in self.members:
+            if best is None or weight > best[0]:
+                best = (weight, family.source(index))
+        for judged, weight in self.programs:
+            if best is None or weight > best[0]:
+                best = (weight, judged.rule.source)
+        return None if best is None else best[1]
+
+
+@functools.cache
+def _candidates(starters: int) -> tuple[int, ...]:
+    """The generated programs a round with that many starter cards may have (E09)."""
+    return tuple(
+        i for i, p in enumerate(programs()) if compiled(p.source).starters_needed == starters
+    )
 
 
 class Science:
@@ -255,6 +267,8 @@ class Science:
         self.families = tuple(fams) if fams is not None else families()
         self.lam = lam
         self._cache: list[tuple[Evidence, list[list[int]]]] = []
+        self._program_cache: list[tuple[Evidence, int, list[int]]] = []
+        self._soft_cache: list[tuple[list[_FamilyEvidence], list[list[int]]]] = []
 
     def _cached_base(self, ev: Evidence) -> list[list[int]] | None:
         best: list[list[int]] | None = None
@@ -265,35 +279,121 @@ class Science:
                 best, best_size = survivors, size
         return best
 
-    def posterior(self, ev: Evidence) -> Posterior:
-        base = self._cached_base(ev)
-        per_family: list[list[int]] = []
-        fes = [_family_evidence(f, ev) for f in self.families]
-        for k, fe in enumerate(fes):
-            per_family.append(_survivors(fe, None if base is None else base[k]))
-        self._cache.append((ev, per_family))
-        del self._cache[:-8]
-        members: list[tuple[Family, int, int]] = []
+    def posterior(self, ev: Evidence, main: Sequence[int] = (), starters: int = 1) -> Posterior:
+        """The posterior given the evidence of a round whose main line is ``main`` (its
+        first ``starters`` cards turned up by the server). E09 turns up max(1, L) starter
+        cards for a rule of lookback L, so with two or more the rule looks back that far
+        and no table family (lookback <= 1) can be it: only the generated programs of
+        that lookback are weighed. With one starter the table families come first and
+        the programs of lookback <= 1 join only if no table hypothesis survives."""
+        tables = starters <= 1
         costs: list[tuple[Family, int, int]] = []
-        for fe, alive in zip(fes, per_family, strict=True):
-            penalties = _share_penalties(fe.family)
-            sizes = fe.family.half_sizes
-            costs.extend((fe.family, i, self.lam * sizes[i] + penalties[i]) for i in alive)
-        if costs:
-            top = max(c for _, _, c in costs)
-            members = [(f, i, 1 << (top - c)) for f, i, c in costs]
-            return Posterior(members)
-        return self._soft(fes)
+        fes: list[_FamilyEvidence] = []
+        if tables:
+            fes = [_family_evidence(f, ev) for f in self.families]
+            base = self._cached_base(ev)
+            per_family = [
+                _survivors(fe, None if base is None else base[k]) for k, fe in enumerate(fes)
+            ]
+            self._cache.append((ev, per_family))
+            del self._cache[:-8]
+            for fe, alive in zip(fes, per_family, strict=True):
+                penalties = _share_penalties(fe.family)
+                sizes = fe.family.half_sizes
+                costs.extend((fe.family, i, self.lam * sizes[i] + penalties[i]) for i in alive)
+        program_costs: list[tuple[Judged, int]] = []
+        if main and not costs:
+            for index, judged in self._program_survivors(ev, main, starters):
+                program_costs.append((judged, self.lam * programs()[index].half_size))
+        if costs or program_costs:
+            top = max([c for _, _, c in costs] + [c for _, c in program_costs])
+            return Posterior(
+                [(f, i, 1 << (top - c)) for f, i, c in costs],
+                programs=[(j, 1 << (top - c)) for j, c in program_costs],
+                n_main=len(main),
+            )
+        return self._soft(fes, ev, main, starters)
 
-    def _soft(self, fes: list[_FamilyEvidence]) -> Posterior:
-        costs: list[tuple[Family, int, int]] = []
-        for fe in fes:
-            penalties = _share_penalties(fe.family)
-            sizes = fe.family.half_sizes
-            for i, row in enumerate(fe.family.rows):
-                cost = self.lam * sizes[i] + penalties[i] + SOFT_SHIFT * _violations(fe, row)
-                costs.append((fe.family, i, cost))
-        least = min(c for _, _, c in costs)
+    def _candidates(self, starters: int) -> tuple[int, ...]:
+        return _candidates(max(1, starters))
+
+    def _program_survivors(
+        self, ev: Evidence, main: Sequence[int], starters: int
+    ) -> list[tuple[int, Judged]]:
+        base: list[int] | None = None
+        for old, old_starters, survivors in self._program_cache:
+            if (
+                old_starters == starters
+                and old <= ev
+                and (base is None or len(survivors) < len(base))
+            ):
+                base = survivors
+        alive: list[tuple[int, Judged]] = []
+        ordered = checks(ev)
+        for i in self._candidates(starters) if base is None else base:
+            judged = Judged(compiled(programs()[i].source), main)
+            if judged.violations(ordered, limit=1) == 0:
+                alive.append((i, judged))
+        self._program_cache.append((ev, starters, [i for i, _ in alive]))
+        del self._program_cache[:-8]
+        return alive
+
+    def _soft(
+        self, fes: list[_FamilyEvidence], ev: Evidence, main: Sequence[int], starters: int
+    ) -> Posterior:
+        lam = self.lam
+        family_costs: list[tuple[Family, list[int]]] = []
+        since: list[tuple[_FamilyEvidence, list[int]]] | None = None
+        for old, old_counts in self._soft_cache:
+            if old[0].family is fes[0].family and all(
+                o.right & ~f.right == 0
+                and o.wrong & ~f.wrong == 0
+                and set(o.strings) <= set(f.strings)
+                and set(o.some) <= set(f.some)
+                for o, f in zip(old, fes, strict=True)
+            ):
+                since = list(zip(old, old_counts, strict=True))
+        all_counts: list[list[int]] = []
+        for k, fe in enumerate(fes):
+            family = fe.family
+            counts = _violation_counts(fe, None if since is None else since[k])
+            all_counts.append(counts)
+            family_costs.append(
+                (
+                    family,
+                    [
+                        lam * size + penalty + SOFT_SHIFT * count
+                        for size, penalty, count in zip(
+                            family.half_sizes, _share_penalties(family), counts, strict=True
+                        )
+                    ],
+                )
+            )
+        if fes:
+            self._soft_cache.append((fes, all_counts))
+            del self._soft_cache[:-2]
+        program_costs: list[tuple[Judged, int]] = []
+        if main:
+            ordered = checks(ev)
+            for i in self._candidates(starters):
+                judged = Judged(compiled(programs()[i].source), main)
+                wrong = judged.violations(ordered, limit=SOFT_WINDOW // SOFT_SHIFT + 1)
+                program_costs.append(
+                    (judged, self.lam * programs()[i].half_size + SOFT_SHIFT * wrong)
+                )
+        least = min(
+            [min(costs) for _, costs in family_costs if costs] + [c for _, c in program_costs]
+        )
         # Keep what is within 2^-40 of the best: the rest cannot change a decision.
-        members = [(f, i, 1 << (least + 40 - c)) for f, i, c in costs if c <= least + 40]
-        return Posterior(members, soft=True)
+        limit = least + SOFT_WINDOW
+        return Posterior(
+            [
+                (family, i, 1 << (limit - c))
+                for family, costs in family_costs
+                for i, c in enumerate(costs)
+                if c <= limit
+            ],
+            soft=True,
+            programs=[(j, 1 << (limit - c)) for j, c in program_costs if c <= limit],
+            n_main=len(main),
+        )

@@ -21,20 +21,16 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import permutations
 
 from engine.core import JsonDict
 from engine.eleusis.bots import dealer_bot, explicit
 from engine.eleusis.faces import FACE_INDEX
+from engine.eleusis.science.evidence import Cell, Evidence, evidence
 from engine.eleusis.science.families import families
-from engine.eleusis.science.posterior import (
-    DEFAULT_LAMBDA,
-    Cell,
-    Evidence,
-    Posterior,
-    Science,
-)
+from engine.eleusis.science.posterior import DEFAULT_LAMBDA, Posterior, Science
+from engine.eleusis.science.programs import compiled, programs
 
 STRING_THRESHOLD = 0.85
 SUDDEN_DEATH_SURE = 0.9
@@ -71,29 +67,18 @@ def view_evidence(view: JsonDict) -> Evidence:
     rnd = view["round"]
     main = [face(m["card"]) for m in rnd["main"]]
     starters = sum(1 for m in rnd["main"] if m["starter"])
-    right = {(i, main[i - 1], main[i]) for i in range(max(1, starters), len(main))}
-    wrong: set[Cell] = set()
-    strings: set[tuple[Cell, ...]] = set()
+    ev = evidence(
+        main,
+        starters,
+        side_plays=[(p["under"], [face(c) for c in p["cards"]]) for p in rnd["side"]],
+        exhibits=[(x["under"], [face(c) for c in x["cards"]]) for x in rnd["exhibits"]],
+    )
     some_right: set[tuple[Cell, ...]] = set()
-    for play in rnd["side"]:
-        n, prev = play["under"] + 1, main[play["under"]]
-        faces = [face(c) for c in play["cards"]]
-        if len(faces) == 1:
-            wrong.add((n, prev, faces[0]))
-            continue
-        cells = []
-        for f in faces:
-            cells.append((n, prev, f))
-            n, prev = n + 1, f
-        strings.add(tuple(cells))
-    for exhibit in rnd["exhibits"]:
-        n, prev = exhibit["under"] + 1, main[exhibit["under"]]
-        wrong.update((n, prev, face(c)) for c in exhibit["cards"])
     for turn in rnd.get("turns", ()):
         if turn["kind"] == "no_play" and turn["truth"] == "wrong" and turn["chosen"] is None:
             n, prev = turn["under"] + 1, main[turn["under"]]
             some_right.add(tuple((n, prev, face(c)) for c in turn["cards"]))
-    return Evidence(frozenset(right), frozenset(wrong), frozenset(strings), frozenset(some_right))
+    return replace(ev, some_right=frozenset(some_right))
 
 
 def _h2(p: float) -> float:
@@ -126,7 +111,9 @@ class Scientist:
         return dict(rng.choice(actions))
 
     def posterior(self, view: JsonDict) -> Posterior:
-        return self.science.posterior(view_evidence(view))
+        main = [face(m["card"]) for m in view["round"]["main"]]
+        starters = sum(1 for m in view["round"]["main"] if m["starter"])
+        return self.science.posterior(view_evidence(view), main, starters)
 
     # --- a scientist's turn ---------------------------------------------------------------
 
@@ -235,9 +222,21 @@ class Scientist:
         return {"type": "call", "verdict": "wrong", "card": card}
 
 
+def warm_up() -> None:
+    """Build what every decision reads, once per process: the table families (about
+    0.5 s) and the compiled generated programs (about 0.7 s). A worker may call it at
+    start; otherwise the first decision pays for it."""
+    families()
+    for program in programs():
+        compiled(program.source)
+
+
 @functools.cache
 def default_scientist() -> Scientist:
-    """One scientist with the default settings per process (its cache is a speed-up)."""
+    """One scientist with the default settings per process (its cache is a speed-up),
+    warmed up (:func:`warm_up`) when it is made, so only the first decision of a process
+    pays the building."""
+    warm_up()
     return Scientist()
 
 

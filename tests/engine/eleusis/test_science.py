@@ -13,8 +13,10 @@ from engine.eleusis.erl import compile_rule
 from engine.eleusis.faces import FACE_INDEX, FACES
 from engine.eleusis.library import library_rule
 from engine.eleusis.science.atoms import FULL
+from engine.eleusis.science.evidence import Evidence, evidence
 from engine.eleusis.science.families import Family, families
-from engine.eleusis.science.posterior import Evidence, Science, evidence
+from engine.eleusis.science.posterior import Science
+from engine.eleusis.science.programs import compiled, programs
 from engine.eleusis.science.scientist import Scientist, scientist_bot, view_evidence
 
 from .tables import FAST, hand, play, play_out, rigged
@@ -253,3 +255,52 @@ def test_or41_weights_are_powers_of_two_by_size_and_share() -> None:
     )
     assert l1.half_sizes[pair] - l1.half_sizes[red] == 3
     assert weights[("L1", red)] == weights[("L1", pair)] << 15
+
+
+def test_or43_every_generated_program_compiles_within_the_lookbacks_a_round_can_show() -> None:
+    assert len(programs()) > 3000
+    assert len({p.source for p in programs()}) == len(programs())
+    for program in programs():
+        rule = compiled(program.source)
+        assert 1 <= rule.starters_needed <= 4
+        assert program.half_size > 0
+
+
+def test_or43_two_starter_cards_rule_out_every_table_family() -> None:
+    """E09 turns up max(1, L) starters: with two the rule looks back exactly two cards,
+    so only generated programs of lookback 2 are weighed, and R27's shape survives a
+    main line that follows it."""
+    source = library_rule("R27").source  # type: ignore[union-attr]
+    rule = compile_rule(source)
+    main = [FACE_INDEX["3H"], FACE_INDEX["5D"]]
+    line = rule.line_of(main)
+    rng = random.Random(5)
+    for _ in range(14):
+        right = rule.right_faces(line)
+        face = right[rng.randrange(len(right))]
+        main.append(face)
+        line = rule.extend(line, face)
+    post = Science().posterior(evidence(main, starters=2), main, starters=2)
+    assert not post.members
+    assert post.programs
+    assert all(compiled(j.rule.source).starters_needed == 2 for j, _ in post.programs)
+    p = post.p_right(len(main), main[-1])
+    truth = set(rule.right_faces(line))
+    assert sum(p[f] for f in truth) / len(truth) > sum(p[f] for f in FACES if f not in truth) / (
+        52 - len(truth)
+    )
+
+
+def test_a_soft_posterior_counted_from_a_cached_one_is_the_one_counted_afresh() -> None:
+    a, b, c = FACE_INDEX["AD"], FACE_INDEX["3H"], FACE_INDEX["9S"]
+    clash = Evidence(right=frozenset({(1, a, b)}), wrong=frozenset({(1, a, b)}))
+    more = Evidence(
+        right=frozenset({(1, a, b), (2, b, c)}),
+        wrong=frozenset({(1, a, b), (2, b, a)}),
+        wrong_strings=frozenset({((2, b, a), (3, a, c))}),
+    )
+    warm = Science()
+    assert warm.posterior(clash).soft
+    cached, fresh = warm.posterior(more), Science().posterior(more)
+    assert cached.soft
+    assert cached.members == fresh.members
