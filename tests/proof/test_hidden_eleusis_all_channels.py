@@ -1,11 +1,11 @@
 """New Eleusis' hidden information on every channel (NE-23.4, NE-28; issue 24 item 5).
 
 Two whole rounds of a four-person game, checked after every step for every seat and a
-spectator: the API view and move log (bearer tokens, anonymous), the table page and its
-htmx partial (sessions, anonymous), the answer to each move (over the API and from the
-table), the notifications (in-app list), the emails they make, the webhook deliveries'
-signed bodies, the game's event stream (read over SSE at the end, each event against the
-state at its version) and the account streams. None may show:
+spectator: the API view and move log (bearer tokens, anonymous), the table page, its
+htmx partial and the history page (sessions, anonymous), the answer to each move (over
+the API and from the table), the notifications (in-app list), the emails they make, the
+webhook deliveries' signed bodies, the game's event stream (read over SSE at the end, each
+event against the state at its version) and the account streams. None may show:
 
 * a card of another seat's hand, of the stock or a starter put back that the spectator's
   view does not show (NE-28.1, 28.3: shown hands and pending plays are public);
@@ -194,8 +194,12 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_new_eleusis_hides(
             check("API view", api[seat].get(game_url(game)).content.decode(), state, seat)
             moves = api[seat].get(game_url(game, "moves")).content.decode()
             check("API moves", moves, state, seat)
-            for page, headers in (("table page", {}), ("table partial", htmx)):
-                response = web[seat].get(f"/games/{game.pk}/", **headers)
+            for page, headers, url in (
+                ("table page", {}, f"/games/{game.pk}/"),
+                ("table partial", htmx, f"/games/{game.pk}/"),
+                ("history", {}, f"/games/{game.pk}/history"),
+            ):
+                response = web[seat].get(url, **headers)
                 assert response.status_code == 200, page
                 check(page, response.content.decode(), state, seat)
         account_channels(state)
@@ -270,6 +274,7 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_new_eleusis_hides(
         "API moves",
         "table page",
         "table partial",
+        "history",
         "move answer",
         "notification",
         "email",
