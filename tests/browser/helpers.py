@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 
 
 def sign_up(page: Page, base_url: str, username: str, *, language: str = "en") -> None:
@@ -21,6 +27,21 @@ def log_in(page: Page, base_url: str, username: str, password: str = "pw") -> No
     page.fill("#id_password", password)
     page.click("form.stack button[type=submit]")
     expect(page).to_have_url(f"{base_url}/")
+
+
+def _table_state(page: Page, before: int) -> str:
+    """What the page shows when a move seems unanswered (seen rarely under heavy load):
+    the versions, requests in flight, the stream, and the page saved for a look."""
+    facts = page.evaluate(
+        "() => ({version: document.querySelector('#table').dataset.version,"
+        " inFlight: document.querySelectorAll('.htmx-request').length,"
+        " streamOpen: window.indulgenceStreamOpen, url: location.href,"
+        " status: (document.querySelector('#status') || {}).innerText})"
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"unanswered-{int(time.time())}.html"
+    path.write_text(page.content())
+    return f"version {before} before, {facts}; page saved to {path}"
 
 
 def table_version(page: Page) -> int:
@@ -49,12 +70,15 @@ def take_one_step(page: Page, *, sin: bool = False) -> str:
         return ""
     # Bots answer inside the request that committed this move, so on a loaded machine the
     # swap can take a while; a refused move shows its reason in .error instead.
-    page.wait_for_function(
-        "v => Number(document.querySelector('#table').dataset.version) > v"
-        " || document.querySelector('#table .error') !== null",
-        arg=before,
-        timeout=45_000,
-    )
+    try:
+        page.wait_for_function(
+            "v => Number(document.querySelector('#table').dataset.version) > v"
+            " || document.querySelector('#table .error') !== null",
+            arg=before,
+            timeout=45_000,
+        )
+    except PlaywrightTimeoutError as exc:
+        raise AssertionError(f"no answer to the {done}: {_table_state(page, before)}") from exc
     error = page.locator("#table .error")
     if error.count():
         raise AssertionError(f"the table refused the {done}: {error.first.inner_text()}")
