@@ -90,9 +90,19 @@ class GameModule(Protocol):
 
     def legal_actions(self, state: Any, seat: int) -> list[JsonDict]: ...
 
-    def apply(self, state: Any, seat: int, action: JsonDict) -> Any: ...
+    def apply(self, state: Any, seat: int, action: JsonDict, by: str | None = None) -> Any:
+        """The state after ``seat``'s action (``IllegalAction`` if refused). ``by`` says
+        who made it, for games whose record keeps that (New Eleusis, NE-29.3.5):
+        None (the seat itself), "autopilot" or "timeout"; a game without it ignores it."""
+        ...
 
     def advance(self, state: Any) -> Any: ...
+
+    def timeout_action(self, state: Any) -> JsonDict | None:
+        """What a missed deadline does by itself (applied with ``by="timeout"``), or None
+        when the seat's autopilot bot plays the turn instead (every Indulgence turn;
+        New Eleusis' NE-27, E29, E32)."""
+        ...
 
     def view(self, state: Any, seat: int | None) -> JsonDict: ...
 

@@ -61,7 +61,6 @@ class IndulgenceGame:
     )
     to_act = staticmethod(indulgence.to_act)
     legal_actions = staticmethod(indulgence.legal_actions)
-    apply = staticmethod(indulgence.apply)
     advance = staticmethod(indulgence.advance)
     view = staticmethod(indulgence.view)
     full_record = staticmethod(indulgence.full_record)
@@ -69,6 +68,19 @@ class IndulgenceGame:
     state_to_json = staticmethod(indulgence.state_to_json)
     state_from_json = staticmethod(indulgence.state_from_json)
     seed_commitment = staticmethod(indulgence.seed_commitment)
+
+    @staticmethod
+    def apply(
+        state: indulgence.State, seat: int, action: JsonDict, by: str | None = None
+    ) -> indulgence.State:
+        """``engine.indulgence.apply``; its record does not say who acted, so ``by`` is
+        not kept (the server's move log says it)."""
+        return indulgence.apply(state, seat, action)
+
+    @staticmethod
+    def timeout_action(state: indulgence.State) -> JsonDict | None:
+        """Every Indulgence turn whose time ran out is played by the seat's autopilot."""
+        return None
 
     @staticmethod
     def new_game(

@@ -5,9 +5,11 @@ lock, after the new state is stored. Everything written here commits with the ch
 (a committed move always has its event) and is sent out only after commit.
 
 Hidden information: a game event's public ``payload`` is built from the spectator view
-(``engine.indulgence.view(state, None)``); a card the spectator view does not show (a play
-in a face-down trick) is ``null`` there and only the playing seat's ``seat_payloads``
-entry carries it.
+(the engine's ``view(state, None)``) and the game's ``move_payloads``: what others may
+not see of a move (Indulgence's card played face down in a trick not yet complete, New
+Eleusis' rule source or prophet intent) is ``null`` there and only the acting seat's
+``seat_payloads`` entry carries it. What differs between games (the events' fields, the
+wording) comes from the game's kind (``games.kinds``).
 """
 
 from __future__ import annotations
@@ -17,114 +19,104 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-import engine.indulgence as rules
-from games import compiled, events, selectors
+from games import compiled, events, kinds, selectors
 from games.models import Game, GameStatus, Move, NotificationKind, Player, Seat, TurnReminder
 from games.notifications import NotificationSpec, notifications_send
 
 
 def game_changed(
-    *, game: Game, state: rules.State, move: Move | None = None, seats: list[Seat] | None = None
+    *,
+    game: Game,
+    state: Any,
+    move: Move | None = None,
+    seats: list[Seat] | None = None,
+    previous: Any = None,
 ) -> None:
     """Announce the state a writer just stored (``move``: the step that led to it; None
-    when the game has just started; ``seats``: the seats with their accounts, if read)."""
-    spectator = rules.view(state, None)
+    when the game has just started; ``seats``: the seats with their accounts, if read;
+    ``previous``: the state before the step, for the game's own notices)."""
+    kind = kinds.of(game)
+    spectator = kind.engine.view(state, None)
     if seats is None:
         seats = selectors.seats_of_game(game, notifying=True)
-    common = {
-        "to_act": game.to_act_seat,
-        "hand_number": spectator["hand_number"],
-        "phase": spectator["phase"],
-        "status": game.status,
-    }
+    common = {"to_act": game.to_act_seat, **kind.event_fields(spectator), "status": game.status}
     specs: list[NotificationSpec] = []
     if move is None:
         events.game_event_add(
             game=game,
             type="game_started",
-            payload={**common, "ruler_seat": spectator["ruler_seat"]},
+            payload={**common, **kind.started_fields(spectator)},
         )
+        title, body = kind.started_text(game)
         specs += [
             NotificationSpec(
                 user_id=seat.player.user_id,
                 kind=NotificationKind.GAME_STARTED,
-                title=f"Game {game.pk} has started",
-                body=f"Every seat at game {game.pk} is taken: the cards are dealt.",
+                title=title,
+                body=body,
                 game=game,
                 data={"seat": seat.number},
             )
             for seat in _humans(seats)
         ]
     elif move.action.get("type") == "advance":
-        events.game_event_add(
-            game=game,
-            type="hand_settled",
-            payload={**common, "seq": move.seq, "settlement": spectator["last_settlement"]},
-        )
+        type_, fields = kind.step_event(move, spectator)
+        events.game_event_add(game=game, type=type_, payload={**common, **fields})
     else:
-        public, own = move_payloads(move, spectator)
+        public, own = kind.move_payloads(move, spectator)
         events.game_event_add(
             game=game,
             type="move",
             payload={**common, **public},
             seat_payloads={move.seat: own} if own is not None and move.seat is not None else None,
         )
+    people = {seat.number: seat for seat in _humans(seats)}
+    for notice in kind.notices(game, move, previous, state):
+        if notice.seat in people:
+            specs.append(
+                NotificationSpec(
+                    user_id=people[notice.seat].player.user_id,
+                    kind=notice.kind,
+                    title=notice.title,
+                    body=notice.body,
+                    game=game,
+                    data=notice.data,
+                )
+            )
     if game.status == GameStatus.FINISHED:
         events.game_event_add(
             game=game, type="game_finished", payload={**common, "result": game.result}
         )
-        specs += [_finished_spec(game, seat) for seat in _humans(seats)]
+        specs += [_finished_spec(game, kind, seat) for seat in _humans(seats)]
     elif game.to_act_seat is not None:
         to_act = next(seat for seat in seats if seat.number == game.to_act_seat)
         if not to_act.bot_kind:
-            if move is None or move.seat != to_act.number:
-                specs.append(_your_turn_spec(game, to_act))
+            # Told once per turn: not the seat's own move, nor another seat's action off
+            # turn (New Eleusis' standing prophecy) while this seat's turn goes on.
+            same_turn = previous is not None and kind.engine.to_act(previous) == to_act.number
+            if (
+                move is None
+                or (move.seat != to_act.number and not same_turn)
+                or kind.tells_own_next_turn(previous, state)
+            ):
+                specs.append(_your_turn_spec(game, kind, to_act, spectator))
             if game.turn_deadline is not None and game.turn_timeout_seconds:
-                allowed = game.turn_timeout_seconds * settings.TURN_REMINDER_FRACTION
+                seconds = kind.deadline_seconds(game, state) or game.turn_timeout_seconds
+                left = seconds * (1 - settings.TURN_REMINDER_FRACTION)
                 # Part of the change's write batch (games.compiled); one per turn.
                 compiled.insert(
                     TurnReminder(
                         game=game,
                         version=game.version,
                         seat=to_act.number,
-                        remind_at=timezone.now() + timedelta(seconds=allowed),
+                        remind_at=game.turn_deadline - timedelta(seconds=left),
                     ),
                     on_conflict=("game", "version"),
                 )
     notifications_send(specs, users={seat.player.user_id: seat.player.user for seat in seats})
-
-
-def move_payloads(
-    move: Move, spectator: dict[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The public fields of a move event, and the acting seat's own extras (or None when
-    everything is public). A played card is public only if the spectator view shows it."""
-    action = dict(move.action)
-    public: dict[str, Any] = {
-        "seq": move.seq,
-        "seat": move.seat,
-        "actor": move.actor_kind,
-        "bot": move.bot_name or None,
-        "action": action,
-    }
-    if action.get("type") != "play" or _card_shown(spectator, move.seat, action.get("card")):
-        return public, None
-    public["action"] = {**action, "card": None}
-    return public, {"action": action}
-
-
-def _card_shown(spectator: dict[str, Any], seat: int | None, card: Any) -> bool:
-    tricks = [spectator.get("current_trick") or {"plays": []}]
-    if spectator.get("tricks"):
-        tricks.append(spectator["tricks"][-1])
-    return any(
-        play.get("seat") == seat and play.get("card") == card
-        for trick in tricks
-        for play in trick["plays"]
-    )
 
 
 def player_joined(*, game: Game, seat: Seat) -> None:
@@ -157,8 +149,10 @@ def challenge(*, game: Game, creator: User, invitees: list[User]) -> None:
     ``challenge`` notification: in-app, account stream, webhooks, email by preference).
     The title and body are in the invitee's language."""
     sender = creator.get_username()
+    kind = kinds.of(game)
     data = {
         "from": sender,
+        "game_type": game.game_type,
         "variant": game.variant,
         "player_count": game.player_count,
         "rated": game.rated,
@@ -169,13 +163,7 @@ def challenge(*, game: Game, creator: User, invitees: list[User]) -> None:
         with translation.override(languages.get(invitee.pk) or settings.LANGUAGE_CODE):
             names = {"user": sender, "game": game.pk, "players": game.player_count}
             title = _("%(user)s challenges you to game %(game)d") % names
-            body = (
-                _(
-                    "%(user)s invites you to a %(players)d-player game of Indulgence; "
-                    "join game %(game)d to accept."
-                )
-                % names
-            )
+            body = kind.challenge_body(names)
         specs.append(
             NotificationSpec(
                 user_id=invitee.pk,
@@ -215,16 +203,14 @@ def seat_handed_to_bot(*, game: Game, seat: Seat) -> None:
 
 def turn_reminder_send(*, game: Game, seat: Seat) -> None:
     deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
+    title, body = kinds.of(game).reminder_text(game, seat.number)
     notifications_send(
         [
             NotificationSpec(
                 user_id=seat.player.user_id,
                 kind=NotificationKind.REMINDER,
-                title=f"Reminder: your turn in game {game.pk}",
-                body=(
-                    f"Your time to move in game {game.pk} runs out at {deadline}; then the "
-                    f"{settings.AUTOPILOT_BOT} bot moves for you."
-                ),
+                title=title,
+                body=body,
                 game=game,
                 data={"seat": seat.number, "deadline": deadline},
             )
@@ -238,30 +224,28 @@ def _humans(seats: list[Seat]) -> list[Seat]:
     return [seat for seat in seats if not seat.bot_kind]
 
 
-def _your_turn_spec(game: Game, seat: Seat) -> NotificationSpec:
+def _your_turn_spec(
+    game: Game, kind: kinds.GameKind, seat: Seat, spectator: dict[str, Any]
+) -> NotificationSpec:
     deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
-    body = f"It is your turn (seat {seat.number}) in game {game.pk}."
-    if deadline:
-        body += f" Move before {deadline}."
+    title, body = kind.turn_text(game, seat.number, spectator)
     return NotificationSpec(
         user_id=seat.player.user_id,
         kind=NotificationKind.YOUR_TURN,
-        title=f"Your turn in game {game.pk}",
+        title=title,
         body=body,
         game=game,
         data={"seat": seat.number, "deadline": deadline},
     )
 
 
-def _finished_spec(game: Game, seat: Seat) -> NotificationSpec:
-    result = game.result or {}
-    won = result.get("winner_seat") == seat.number
-    florins = (result.get("florins") or {}).get(str(seat.number))
+def _finished_spec(game: Game, kind: kinds.GameKind, seat: Seat) -> NotificationSpec:
+    title, body = kind.finished_text(game, seat.number)
     return NotificationSpec(
         user_id=seat.player.user_id,
         kind=NotificationKind.GAME_FINISHED,
-        title=f"Game {game.pk} is over: {'you won' if won else 'it is finished'}",
-        body=f"Game {game.pk} has ended; you finished with {florins} florins.",
+        title=title,
+        body=body,
         game=game,
-        data={"seat": seat.number, "result": result},
+        data={"seat": seat.number, "result": game.result or {}},
     )

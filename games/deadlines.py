@@ -22,19 +22,17 @@ that died mid-send (``notifications.emails_requeue``).
 
 from __future__ import annotations
 
-import random
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-import engine.indulgence as rules
-from games import announce, bots, notifications, services, webhooks
-from games.models import ActorKind, Game, GameStatus, NotificationKind, Seat, TurnReminder
+from games import announce, jobs, notifications, services, webhooks
+from games.models import Game, GameStatus, Seat, TurnReminder
+from games.services import steps
 
 
 @dataclass
@@ -53,8 +51,6 @@ class SweepResult:
 
 def sweep(*, now: datetime | None = None, limit: int = 100) -> SweepResult:
     """One pass over everything that is due. Safe to run from several places at once."""
-    from games import tasks
-
     now = now or timezone.now()
     result = SweepResult()
     result.reminders = reminders_send(now=now, limit=limit)
@@ -71,7 +67,7 @@ def sweep(*, now: datetime | None = None, limit: int = 100) -> SweepResult:
     result.emails_requeued = emails["stale"] + emails["requeued"]
     result.emails_failed = emails["failed"]
     for delivery_id in webhooks.deliveries_due(now=now, limit=limit):
-        tasks.enqueue_on_commit(tasks.webhook_deliver, delivery_id)
+        jobs.enqueue_on_commit("games.webhook_deliver", delivery_id)
         result.webhook_retries += 1
     result.stalled_kicked = stalled_games_kick(now=now, limit=limit)
     return result
@@ -80,81 +76,10 @@ def sweep(*, now: datetime | None = None, limit: int = 100) -> SweepResult:
 def turn_timeout_handle(
     *, game_id: int, expected_version: int, now: datetime | None = None
 ) -> bool:
-    """Make the autopilot's move for the seat whose time ran out. Returns False (and
-    changes nothing) when the game moved on or another sweeper claimed it first."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        # Claim: the conditional UPDATE changes the row only while this exact turn is
-        # still due, and holds the row lock until commit, so exactly one caller proceeds.
-        claimed = Game.objects.filter(
-            pk=game_id,
-            version=expected_version,
-            status=GameStatus.IN_PROGRESS,
-            turn_deadline__lte=now,
-        ).update(turn_deadline=None)
-        if claimed != 1:
-            return False
-        game = services._lock_game(game_id)  # already locked by the UPDATE above
-        state = services._load_state(game)
-        number = rules.to_act(state)
-        if number is None:
-            return False  # a settlement is due, not a player (no deadline then anyway)
-        seat = Seat.objects.select_related("player__user").get(game=game, number=number)
-        kind = seat.bot_kind or settings.AUTOPILOT_BOT
-        # The autopilot sees only the seat's view, like any bot.
-        rng = random.Random(services._derive_int(game.seed, f"autopilot:{game.move_count}"))
-        action = bots.choose(kind, rules.view(state, number), rng)
-        new_state = services._apply(state, number, action)
-        move = services._append_move(
-            game,
-            seat=number,
-            action=action,
-            actor_kind=ActorKind.BOT if seat.bot_kind else ActorKind.AUTOPILOT,
-            bot_name=kind,
-            bot_version=bots.version(kind),
-        )
-        handed = False
-        if not seat.bot_kind:
-            seat.autopilot_streak += 1
-            if seat.autopilot_streak >= settings.AUTOPILOT_HANDOVER_AFTER:
-                seat.bot_kind = kind
-                handed = True
-            seat.save(update_fields=["autopilot_streak", "bot_kind"])
-        services._store_state(game, new_state)
-        game.save()
-        services._schedule_next_step(game, new_state, move=move)
-        if not seat.bot_kind or handed:
-            _autopilot_moved_notify(game=game, seat=seat, action=action, bot=kind)
-        if handed:
-            announce.seat_handed_to_bot(game=game, seat=seat)
-    return True
-
-
-def _autopilot_moved_notify(*, game: Game, seat: Seat, action: dict[str, Any], bot: str) -> None:
-    """Tell the player (only them: the action may name a card of their hand) that their
-    time ran out and the autopilot moved for them."""
-    notifications.notifications_send(
-        [
-            notifications.NotificationSpec(
-                user_id=seat.player.user_id,
-                kind=NotificationKind.AUTOPILOT_MOVE,
-                title=f"Time ran out in game {game.pk}: the {bot} bot moved for you",
-                body=(
-                    f"Your time to move in game {game.pk} ran out, so the {bot} bot made "
-                    f"move {game.move_count} for seat {seat.number}. After "
-                    f"{settings.AUTOPILOT_HANDOVER_AFTER} such moves in a row it takes the "
-                    "seat over."
-                ),
-                game=game,
-                data={
-                    "seat": seat.number,
-                    "seq": game.move_count,
-                    "action": action,
-                    "streak": seat.autopilot_streak,
-                },
-            )
-        ]
-    )
+    """Make the autopilot's move for the seat whose time ran out (``games.services.
+    timeouts``). Returns False (and changes nothing) when the game moved on or another
+    sweeper claimed it first."""
+    return services.turn_timeout_handle(game_id=game_id, expected_version=expected_version, now=now)
 
 
 def reminders_send(*, now: datetime | None = None, limit: int = 100) -> int:
@@ -202,7 +127,7 @@ def stalled_games_kick(*, now: datetime | None = None, limit: int = 100) -> int:
     )
     kicked = 0
     for game in stalled.order_by("updated_at")[:limit]:
-        _next_step_queue(game)
+        steps.next_step_queue(game)
         kicked += 1
     return kicked
 
@@ -222,16 +147,5 @@ def next_step_kick(*, game_id: int) -> bool:
     )
     if game is None:
         return False
-    _next_step_queue(game)
+    steps.next_step_queue(game)
     return True
-
-
-def _next_step_queue(game: Game) -> None:
-    from games import tasks
-
-    if game.to_act_seat is None:
-        state = services._load_state(game)
-        hand = int(rules.view(state, None)["hand_number"])
-        tasks.enqueue_on_commit(tasks.hand_settle, game.pk, hand)
-    else:
-        tasks.enqueue_on_commit(tasks.bot_turn, game.pk, game.version)

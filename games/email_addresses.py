@@ -41,6 +41,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.crypto import salted_hmac
 
+from games import jobs
 from games.models import Player
 
 SALT = "indulgence.email.confirm"
@@ -171,10 +172,8 @@ def confirmation_request(*, user: User, address: str, base_url: str) -> None:
     """Queue the confirmation message (after commit, on the notify queue). ``base_url``:
     the scheme and host the person used (the link leads back there, as a password reset's
     does)."""
-    from games import tasks
-
-    tasks.enqueue_on_commit(
-        tasks.email_confirmation_email, user.pk, normalised(address), base_url.rstrip("/")
+    jobs.enqueue_on_commit(
+        "games.email_confirmation_email", user.pk, normalised(address), base_url.rstrip("/")
     )
 
 

@@ -16,13 +16,30 @@ class ServiceError(Exception):
         if code is not None:
             self.code = code
 
+    @property
+    def extra(self) -> dict[str, str]:
+        """Fields the API's error body carries besides ``code`` and ``detail``."""
+        return {}
+
 
 class InvalidRequest(ServiceError):
     code, status = "invalid_request", 400
 
 
 class IllegalActionError(ServiceError):
+    """The engine refused the action: ``reason`` is the engine's own code
+    (``must_follow_suit``, ``card_not_in_hand``, ``rule_rejected``, ...), one per rule of
+    the game, so a client can tell refusals apart without reading the sentence."""
+
     code, status = "illegal_action", 400
+
+    def __init__(self, detail: str, *, reason: str = "") -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+    @property
+    def extra(self) -> dict[str, str]:
+        return {"reason": self.reason} if self.reason else {}
 
 
 class UnknownBot(ServiceError):

@@ -51,6 +51,7 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
+from games import jobs
 from games.api.throttles import sliding_window_wait
 from games.client_address import client_address
 from games.models import Player
@@ -193,10 +194,8 @@ class QueuedPasswordResetForm(PasswordResetForm):
         to_email: str,
         html_email_template_name: str | None = None,
     ) -> None:
-        from games import tasks
-
-        tasks.enqueue_on_commit(
-            tasks.password_reset_email,
+        jobs.enqueue_on_commit(
+            "games.password_reset_email",
             context["user"].pk,
             to_email,
             context["domain"],

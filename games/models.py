@@ -1,9 +1,10 @@
 """Persistence for Indulgence Online. Only ``games.services`` writes these rows.
 
+A game's ``game_type`` is a key of ``engine.registry`` (its server side: ``games.kinds``).
 The move log (``Move``) plus the game's secret seed is the truth; ``Game.snapshot`` is a
-cache of the engine state after the last move, always equal to a replay of the log. The
-snapshot is the engine's ``play_snapshot``: the records of the settled hands but the last
-are in ``GameHistory``, read only for the full record.
+cache of the engine state after the last move, always equal to a replay of the log. For
+Indulgence the snapshot is the engine's ``play_snapshot``: the records of the settled
+hands but the last are in ``GameHistory``, read only for the full record.
 """
 
 from __future__ import annotations
@@ -19,9 +20,14 @@ from games.fields import JSONTextField
 
 
 class BotKind(models.TextChoices):
+    """Every built-in bot kind of every game (``engine.registry``: each game's
+    ``META.bots``); which of them a game seats is its kind's ``bot_kinds``."""
+
     RANDOM = "random", "Random"
     HEURISTIC = "heuristic", "Heuristic"
     ISMCTS = "ismcts", "ISMCTS"
+    NOVICE = "novice", "Novice"
+    SCIENTIST = "scientist", "Scientist"
 
 
 def default_notification_preferences() -> dict[str, Any]:
@@ -54,8 +60,15 @@ class Player(models.Model):
 
 
 class Variant(models.TextChoices):
+    """Indulgence's variants. Every game's own are its ``META.variants`` (a game's
+    ``variant`` is checked against its game's list, not these choices)."""
+
     BASIC = "basic", "Basic"
     EXPERT = "expert", "Expert"
+
+
+def default_game_type() -> str:
+    return "indulgence"
 
 
 class GameStatus(models.TextChoices):
@@ -66,8 +79,12 @@ class GameStatus(models.TextChoices):
 
 
 class Game(models.Model):
-    variant = models.CharField(max_length=8, choices=Variant.choices, default=Variant.BASIC)
+    # A key of engine.registry.GAMES; games.kinds knows its server side.
+    game_type = models.CharField(max_length=16, default=default_game_type)
+    variant = models.CharField(max_length=16, default=Variant.BASIC)
     player_count = models.PositiveSmallIntegerField()
+    # The game's own table options (validated by its kind; New Eleusis: hand size, ...).
+    options = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=True)
     # A game dealt from a seed its creator chose: the creator can compute every deal, so
     # no other person may join or be invited (docs/reliability.md, "Chosen seeds").
@@ -102,7 +119,9 @@ class Game(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.player_count}p {self.variant}, {self.status})"
+        return (
+            f"Game {self.pk} ({self.game_type} {self.player_count}p {self.variant}, {self.status})"
+        )
 
 
 class GameHistory(models.Model):
@@ -167,6 +186,9 @@ class ActorKind(models.TextChoices):
     BOT = "bot", "Bot"
     AUTOPILOT = "autopilot", "Autopilot"
     SYSTEM = "system", "System"
+    # The game's own default when time ran out (New Eleusis' NE-27: a library rule for a
+    # dealer who set none, a missed call's overthrow, ...): no bot chose it.
+    TIMEOUT = "timeout", "Timeout"
 
 
 class Move(models.Model):
@@ -292,10 +314,11 @@ class ApiToken(models.Model):
 
 
 class Rating(models.Model):
-    """OpenSkill (Plackett-Luce) rating per player, variant and player count."""
+    """OpenSkill (Plackett-Luce) rating per player, game, variant and player count."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    variant = models.CharField(max_length=8, choices=Variant.choices)
+    game_type = models.CharField(max_length=16, default=default_game_type)
+    variant = models.CharField(max_length=16)
     player_count = models.PositiveSmallIntegerField()
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -305,12 +328,16 @@ class Rating(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["player", "variant", "player_count"], name="rating_unique_pool"
+                fields=["player", "game_type", "variant", "player_count"],
+                name="rating_unique_pool",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.variant} {self.player_count}p: {self.ordinal:.1f}"
+        return (
+            f"{self.player} {self.game_type} {self.variant} {self.player_count}p: "
+            f"{self.ordinal:.1f}"
+        )
 
     @property
     def ordinal(self) -> float:
@@ -570,6 +597,11 @@ class NotificationKind(models.TextChoices):
     DISPUTE_UPDATE = "dispute_update", "Dispute update"
     CHALLENGE = "challenge", "Challenge"
     AUTOPILOT_MOVE = "autopilot_move", "Autopilot moved for you"
+    # New Eleusis (NE-27.5): a play waits on the prophet's call, then is judged; a round
+    # ends and its rule is revealed.
+    PLAY_PENDING = "play_pending", "Your play awaits the prophet"
+    PLAY_JUDGED = "play_judged", "Your play was judged"
+    ROUND_ENDED = "round_ended", "A round ended"
 
 
 class EmailStatus(models.TextChoices):

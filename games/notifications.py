@@ -40,7 +40,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
 
-from games import compiled, events, webhooks
+from games import compiled, events, jobs, webhooks
 from games.compiled import CompiledQuery
 from games.errors import InvalidRequest, NotFound
 from games.models import EmailStatus, Game, Notification, NotificationKind, Player, Webhook
@@ -117,8 +117,6 @@ def notifications_send(
     their rows are locked without being read again (in the caller's write batch, if any)."""
     if not specs:
         return []
-    from games import tasks
-
     # No savepoint inside the caller's transaction (two round trips a move): an error here
     # rolls the whole change back, which is what every caller wants.
     with transaction.atomic(savepoint=False):
@@ -183,7 +181,7 @@ def notifications_send(
             if status == EmailStatus.PENDING:
                 # Should this message be lost (broker down at commit), the sweep queues the
                 # email again once it has waited EMAIL_REQUEUE_SECONDS (emails_requeue).
-                tasks.enqueue_on_commit(tasks.notification_email, compiled.Ref(notification))
+                jobs.enqueue_on_commit("games.notification_email", compiled.Ref(notification))
             created.append(notification)
     return created
 
@@ -316,8 +314,6 @@ def emails_requeue(*, now: datetime | None = None, limit: int = 200) -> dict[str
 
     Each change is a conditional UPDATE, so two sweeps at once handle each email once; a
     spare message is harmless (the send task claims)."""
-    from games import tasks
-
     now = now or timezone.now()
     counts = {"released": 0, "stale": 0, "requeued": 0, "failed": 0}
     held = list(
@@ -332,7 +328,7 @@ def emails_requeue(*, now: datetime | None = None, limit: int = 200) -> dict[str
             email_status=EmailStatus.PENDING
         ):
             counts["released"] += 1
-            tasks.enqueue_on_commit(tasks.notification_email, pk)
+            jobs.enqueue_on_commit("games.notification_email", pk)
     stale_before = now - timedelta(seconds=settings.EMAIL_CLAIM_STALE_SECONDS)
     stale = list(
         Notification.objects.filter(
@@ -356,7 +352,7 @@ def emails_requeue(*, now: datetime | None = None, limit: int = 200) -> dict[str
             email_status=EmailStatus.PENDING, email_due_at=claimed_at, email_claimed_at=None
         ):
             counts["stale"] += 1
-            tasks.enqueue_on_commit(tasks.notification_email, pk)
+            jobs.enqueue_on_commit("games.notification_email", pk)
     lost_before = now - timedelta(seconds=settings.EMAIL_REQUEUE_SECONDS)
     for pk in (
         Notification.objects.filter(email_status=EmailStatus.PENDING, email_due_at__lte=lost_before)
@@ -365,7 +361,7 @@ def emails_requeue(*, now: datetime | None = None, limit: int = 200) -> dict[str
         .values_list("pk", flat=True)[:limit]
     ):
         counts["requeued"] += 1
-        tasks.enqueue_on_commit(tasks.notification_email, pk)
+        jobs.enqueue_on_commit("games.notification_email", pk)
     return counts
 
 

@@ -1,6 +1,7 @@
 """Reads. Everything a player is shown about a game passes through ``game_view``, which
-renders only the engine's per-seat view (engine.indulgence.view) plus public table facts
-(usernames, status, version). Hidden cards cannot leave through here.
+renders only the engine's per-seat view (the game's ``view(state, seat)``, through
+``games.kinds``) plus public table facts (usernames, status, version). Hidden cards and
+rules cannot leave through here.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Exists, F, OuterRef, QuerySet
 
-import engine.indulgence as rules
+from games import kinds
 from games.compiled import CompiledQuery
 from games.errors import GameNotFinished, InvalidRequest, NotFound
+from games.kinds.base import ranks
 from games.models import (
     ApiToken,
     Dispute,
@@ -21,38 +23,20 @@ from games.models import (
     GameHistory,
     GameStatus,
     HandSettlement,
-    Move,
     Notification,
     Player,
     Rating,
     RatingChange,
     Seat,
-    Variant,
     Webhook,
     WebhookDelivery,
 )
 
 AnyUser = User | AnonymousUser
 
-# The fields of api.md "The view" that only exist once cards are dealt.
-UNDEALT_VIEW: dict[str, Any] = {
-    "round": None,
-    "hand_number": None,
-    "ruler_seat": None,
-    "phase": None,
-    "to_act": None,
-    "edict_row": [],
-    "edicts_in_play": [],
-    "sinner_seat": None,
-    "trump": None,
-    "indulgence_used": False,
-    "my_hand": [],
-    "current_trick": None,
-    "tricks": [],
-    "legal_actions": [],
-    "last_settlement": None,
-    "result": None,
-}
+# The fields of api.md "The view" that only exist once Indulgence's cards are dealt (the
+# game's kind says them for each game: ``GameKind.undealt_view``).
+UNDEALT_VIEW: dict[str, Any] = kinds.get("indulgence").undealt_view()
 
 
 def games_with_adjustment_flag(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -95,25 +79,29 @@ def game_view(
     *,
     game: Game,
     user: AnyUser,
-    state: rules.State | None = None,
+    state: Any = None,
     seats: list[Seat] | None = None,
 ) -> dict[str, Any]:
-    """api.md "The view" for this user: their seat's view if seated, else a spectator's.
+    """api.md "The view" for this user: their seat's view if seated, else a spectator's
+    (the common fields of api.md "Many games" and the game's own).
     ``seats``: the game's seats with ``player__user`` loaded, if the caller has them."""
     if seats is None:
         seats = seats_of_game(game)  # one query: the caller's seat and the seat list
+    kind = kinds.of(game)
     my_seat = _seat_number_of(seats, user)
     if game.snapshot is None:
-        view = dict(UNDEALT_VIEW)
+        view = kind.undealt_view()
         engine_seats: dict[int, dict[str, Any]] = {}
     else:
         if state is None:
-            state = rules.state_from_json(game.snapshot)
-        view = rules.view(state, my_seat)
+            state = kind.load(game.snapshot)
+        view = kind.view(state, my_seat)
         engine_seats = {int(s["seat"]): s for s in view["seats"]}
+    defaults = kind.seat_defaults()
     view.update(
         {
             "id": game.pk,
+            "game_type": game.game_type,
             "status": game.status,
             "variant": game.variant,
             "player_count": game.player_count,
@@ -124,26 +112,28 @@ def game_view(
             "seed_commitment": game.seed_commitment,
             "turn_timeout_seconds": game.turn_timeout_seconds,
             "turn_deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
-            "seats": [_seat_entry(seat, engine_seats.get(seat.number)) for seat in seats],
+            "seats": [_seat_entry(seat, engine_seats.get(seat.number), defaults) for seat in seats],
             "open_seats": game.player_count - len(seats),
         }
     )
-    _florin_adjustments_add(game, view)
+    if kind.score_adjustments:
+        _florin_adjustments_add(game, view)
     if game.status == GameStatus.VOID:  # voided mid-hand: nobody is to act any more
         view["legal_actions"] = []
         view["to_act"] = None
     return view
 
 
-def _seat_entry(seat: Seat, engine_seat: dict[str, Any] | None) -> dict[str, Any]:
+def _seat_entry(
+    seat: Seat, engine_seat: dict[str, Any] | None, defaults: dict[str, Any]
+) -> dict[str, Any]:
     entry = {
         "seat": seat.number,
         "username": seat.player.user.get_username(),
         "display_name": str(seat.player),
         "is_bot": seat.player.is_bot,
         "bot_kind": seat.bot_kind or None,
-        "florins": None,
-        "papal_bull_available": None,
+        **defaults,
     }
     if engine_seat is not None:
         entry.update({k: v for k, v in engine_seat.items() if k != "seat"})
@@ -214,8 +204,18 @@ def seats_of_game(game: Game, *, notifying: bool = False) -> list[Seat]:
     return seats
 
 
-def game_list(*, user: AnyUser, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
+def game_list(
+    *,
+    user: AnyUser,
+    status: str | None = None,
+    mine: bool = False,
+    game_type: str | None = None,
+) -> QuerySet[Game]:
     games = Game.objects.prefetch_related("seats__player__user").order_by("-created_at", "-id")
+    if game_type is not None:
+        if game_type not in kinds.KINDS:
+            raise InvalidRequest(f"game_type must be one of {', '.join(kinds.KINDS)}.")
+        games = games.filter(game_type=game_type)
     if status is not None:
         if status not in GameStatus.values:
             raise InvalidRequest(f"status must be one of {', '.join(GameStatus.values)}.")
@@ -233,6 +233,7 @@ def game_summary(*, game: Game, user: AnyUser) -> dict[str, Any]:
     my_seat = _seat_number_of(seats, user)
     return {
         "id": game.pk,
+        "game_type": game.game_type,
         "status": game.status,
         "variant": game.variant,
         "player_count": game.player_count,
@@ -253,67 +254,64 @@ def game_summary(*, game: Game, user: AnyUser) -> dict[str, Any]:
 
 
 def game_moves_public(*, game: Game, user: AnyUser) -> list[dict[str, Any]]:
-    """The move log as this user may see it: cards of a face-down trick that is not yet
-    complete are hidden, except the user's own."""
+    """The move log as this user may see it (the game's ``moves_public``): Indulgence
+    hides the cards of a face-down trick that is not yet complete, New Eleusis the rule
+    sources and sealed intents of a running game; a reader's own moves are whole."""
     moves = list(game.moves.filter(archived_at=None).order_by("seq"))  # rewinds archive
-    hidden: set[int] = set()
-    if game.snapshot is not None:
-        view = rules.view(rules.state_from_json(game.snapshot), seat_of(game=game, user=user))
-        trick = view.get("current_trick") or {"plays": []}
-        plays = trick["plays"]
-        play_moves = (
-            [m for m in moves if m.action.get("type") == "play"][-len(plays) :] if plays else []
-        )
-        hidden = {
-            move.seq
-            for move, play in zip(play_moves, plays, strict=True)
-            if play.get("card") is None
-        }
-    return [_move_entry(move, hide_card=move.seq in hidden) for move in moves]
+    if game.snapshot is None:
+        return [kinds.base.move_entry(move, dict(move.action)) for move in moves]
+    view = game_view(game=game, user=user)
+    return kinds.of(game).moves_public(moves, view)
 
 
-def _move_entry(move: Move, *, hide_card: bool = False) -> dict[str, Any]:
-    action = dict(move.action)
-    if hide_card:
-        action["card"] = None
-    return {
-        "seq": move.seq,
-        "seat": move.seat,
-        "action": action,
-        "actor": move.actor_kind,
-        "bot": move.bot_name or None,
-        "at": move.created_at.isoformat(),
-    }
-
-
-def game_state(game: Game) -> rules.State:
-    """The game's whole stored state (started games): the snapshot, with the records of
-    the settled hands it leaves out read from ``GameHistory``. Play and views need only
-    the snapshot; the full record and verification need this."""
+def game_state(game: Game) -> Any:
+    """The game's whole stored state (started games): the snapshot, with the records it
+    leaves out (Indulgence's settled hands) read from ``GameHistory``. Play and views need
+    only the snapshot; the full record and verification need this."""
     assert game.snapshot is not None
-    start = rules.snapshot_history_start(game.snapshot)
-    if not start:
-        return rules.state_from_json(game.snapshot)
+    kind = kinds.of(game)
+    if not kind.history_start(game.snapshot):
+        return kind.load(game.snapshot)
     earlier = GameHistory.objects.values_list("hands", flat=True).get(game=game)
-    return rules.state_from_json(game.snapshot, earlier=earlier)
+    return kind.load_whole(game.snapshot, earlier)
+
+
+def replay_moves(game: Game, moves: Any) -> list[dict[str, Any]]:
+    """Move rows of ``game`` as a replay takes them: seat, action, and who made it
+    (``by``, for games whose record keeps it: New Eleusis): "timeout" for the game's own
+    default, "autopilot" for the autopilot's move and for a bot's move at a person's
+    seat handed to it after timeouts; None for the seat's own player or bot account."""
+    bot_accounts = {seat.number for seat in seats_of_game(game) if is_bot_account_seat(seat)}
+    return [{"seat": m.seat, "action": m.action, "by": _move_by(m, bot_accounts)} for m in moves]
+
+
+def _move_by(move: Any, bot_accounts: set[int]) -> str | None:
+    if move.actor_kind == "timeout":
+        return "timeout"
+    if move.actor_kind == "autopilot":
+        return "autopilot"
+    if move.actor_kind == "bot" and move.seat not in bot_accounts:
+        return "autopilot"  # a person's seat handed to a bot
+    return None
 
 
 def hand_summaries(*, game: Game) -> list[dict[str, Any]]:
-    """Every settled hand as the table saw it (``engine.indulgence.hand_summaries``: the
-    Ruler, the edicts, who sinned or passed, the tricks taken, the payments; never a
-    deal), public while the game is played. Reads ``GameHistory`` when the snapshot
-    leaves hands out."""
+    """Every finished part of the game as the table saw it (the game's
+    ``part_summaries``; Indulgence's ``engine.indulgence.hand_summaries``: the Ruler, the
+    edicts, who sinned or passed, the tricks taken, the payments; never a deal), public
+    while the game is played. Reads ``GameHistory`` when the snapshot leaves hands out."""
     if game.snapshot is None:
         return []
-    return rules.hand_summaries(game_state(game))
+    return kinds.of(game).part_summaries(game_state(game))
 
 
 def last_hand_summary(*, game: Game) -> dict[str, Any] | None:
-    """The last settled hand as in ``hand_summaries`` (every play snapshot holds its
-    record: no ``GameHistory`` read), or None before the first settlement."""
+    """The last finished part as in ``hand_summaries`` (every play snapshot holds its
+    record: no ``GameHistory`` read), or None before the first."""
     if game.snapshot is None:
         return None
-    summaries = rules.hand_summaries(rules.state_from_json(game.snapshot))
+    kind = kinds.of(game)
+    summaries = kind.part_summaries(kind.load(game.snapshot))
     return summaries[-1] if summaries else None
 
 
@@ -324,89 +322,89 @@ def record_published(game: Game) -> bool:
 
 def game_export(*, game: Game, opened_for_case: bool = False) -> dict[str, Any]:
     """api.md "The full record": of a finished (or void) game; of a running one only when
-    ``disputes.running_record_open`` let staff in (``opened_for_case``)."""
+    ``disputes.running_record_open`` let staff in (``opened_for_case``). The game's own
+    record (Indulgence: api.md; New Eleusis: NE-29.3) with the accounts and move log."""
     if not (record_published(game) or opened_for_case):
         raise GameNotFinished("The full record is published when the game has finished.")
     if game.snapshot is None:
         raise GameNotFinished("This game has not started: there is no record yet.")
-    record = rules.full_record(game_state(game))
-    record.update(
-        {
-            "id": game.pk,
-            "status": game.status,
-            "seats": [
-                {
-                    "seat": s.number,
-                    "username": s.player.user.get_username(),
-                    "is_bot": s.player.is_bot,
-                }
-                for s in seats_of_game(game)
-            ],
-            "moves": [
-                {"seq": m.seq, "seat": m.seat, "action": m.action, "at": m.created_at.isoformat()}
-                for m in game.moves.filter(archived_at=None).order_by("seq")
-            ],
-        }
-    )
-    # Staff adjustments sit beside the record as played: ``result`` stays the engine's
-    # (so the record still verifies), ``florins_adjusted`` is the total with them.
-    adjustments = florin_adjustments(game=game)
-    record["florin_adjustments"] = adjustments
-    if record.get("result") is not None:
-        record["florins_adjusted"] = {
-            seat: amount + sum(a["amount"] for a in adjustments if str(a["seat"]) == seat)
-            for seat, amount in record["result"]["florins"].items()
-        }
+    kind = kinds.of(game)
+    server = {
+        "id": game.pk,
+        "game_type": game.game_type,
+        "status": game.status,
+        "seats": [
+            {
+                "seat": s.number,
+                "username": s.player.user.get_username(),
+                "is_bot": s.player.is_bot,
+            }
+            for s in seats_of_game(game)
+        ],
+        "moves": [
+            {"seq": m.seq, "seat": m.seat, "action": m.action, "at": m.created_at.isoformat()}
+            for m in game.moves.filter(archived_at=None).order_by("seq")
+        ],
+    }
+    record = kind.export(kind.record(game_state(game)), server)
+    if kind.score_adjustments:
+        # Staff adjustments sit beside the record as played: ``result`` stays the
+        # engine's (so the record still verifies), ``florins_adjusted`` is the total with
+        # them.
+        adjustments = florin_adjustments(game=game)
+        record["florin_adjustments"] = adjustments
+        if record.get("result") is not None:
+            record["florins_adjusted"] = {
+                seat: amount + sum(a["amount"] for a in adjustments if str(a["seat"]) == seat)
+                for seat, amount in record["result"]["florins"].items()
+            }
     return record
 
 
 def record_replay(
-    *, player_count: int, variant: str, seed: str, moves: list[dict[str, Any]]
-) -> rules.State:
-    """Rebuild a game from its seed and server move log (``advance`` steps included)."""
-    state = rules.new_game(player_count, variant, seed)
-    for move in moves:
-        if move["action"].get("type") == "advance":
-            state = rules.advance(state)
-        else:
-            state = rules.apply(state, move["seat"], move["action"])
-    return state
+    *,
+    player_count: int,
+    variant: str,
+    seed: str,
+    moves: list[dict[str, Any]],
+    game_type: str = kinds.DEFAULT,
+    options: dict[str, Any] | None = None,
+) -> Any:
+    """Rebuild a game from its seed and server move log (``advance`` steps included;
+    ``options``: the engine's options, as ``GameKind.engine_options`` gave them)."""
+    return kinds.get(game_type).replay(
+        player_count=player_count, variant=variant, seed=seed, options=options or {}, moves=moves
+    )
+
+
+def game_replay(game: Game, moves: list[dict[str, Any]]) -> Any:
+    """The game after ``moves`` (``replay_moves`` of some of its rows), from its seed and
+    the engine options it was started with (``Game.options`` once started)."""
+    return kinds.of(game).replay(
+        player_count=game.player_count,
+        variant=game.variant,
+        seed=game.seed,
+        options=dict(game.options or {}),
+        moves=moves,
+    )
 
 
 def record_verify(record: dict[str, Any]) -> list[str]:
-    """Check an exported record against the rules: the seed matches its commitment, and
-    replaying seed + moves gives the same deals, tricks, payments and result.
-    Returns the problems found (empty: the record is consistent)."""
-    problems: list[str] = []
-    if rules.seed_commitment(record["seed"]) != record["seed_commitment"]:
-        problems.append("the seed does not match the published seed commitment")
-    try:
-        state = record_replay(
-            player_count=record["player_count"],
-            variant=record["variant"],
-            seed=record["seed"],
-            moves=record["moves"],
-        )
-    except rules.IllegalAction as exc:
-        return [*problems, f"the move log does not replay: {exc.message}"]
-    replayed = rules.full_record(state)
-    for key in ("first_ruler", "result"):
-        if replayed[key] != record[key]:
-            problems.append(f"{key}: record says {record[key]!r}, replay gives {replayed[key]!r}")
-    if len(replayed["hands"]) != len(record["hands"]):
-        problems.append(
-            f"the record has {len(record['hands'])} hands, the replay {len(replayed['hands'])}"
-        )
-    for mine, theirs in zip(replayed["hands"], record["hands"], strict=False):
-        for key in sorted(set(mine) | set(theirs)):
-            if mine.get(key) != theirs.get(key):
-                problems.append(f"hand {theirs.get('number')}: {key} differs from the replay")
-    return problems
+    """Check an exported record against the rules of its game (``game_type``; records
+    exported before there were other games are Indulgence's): for Indulgence, the seed
+    matches its commitment, and replaying seed + moves gives the same deals, tricks,
+    payments and result; for New Eleusis, NE-29.2 by the engine's ``verify``. Returns the
+    problems found (empty: the record is consistent)."""
+    return kinds.get(record.get("game_type", kinds.DEFAULT)).record_verify(record)
 
 
 def places(result: dict[str, Any]) -> dict[int, int]:
-    """Each seat's place in a finished game (1 = the winner): the winner (after the rules'
-    tie-break) alone first, then by florins, equal florins sharing a place."""
+    """Each seat's place in a finished game (1 = the winner): from the common result's
+    ``ranking`` (ties share a place, the next place counts them), or, for Indulgence's
+    stored result (``winner_seat``, ``florins``), the winner (after the rules' tie-break)
+    alone first, then by florins, equal florins sharing a place."""
+    if "ranking" in result:
+        return ranks(result["ranking"])
     florins = {int(seat): amount for seat, amount in result["florins"].items()}
     winner = int(result["winner_seat"])
     order = sorted(florins, key=lambda s: (s != winner, -florins[s]))
@@ -433,32 +431,73 @@ def rating_changes(*, game: Game) -> dict[int, tuple[float, float]]:
     }
 
 
-DEFAULT_POOL = {"variant": Variant.BASIC.value, "player_count": 4}
+DEFAULT_POOL = {"variant": "basic", "player_count": 4}
 
 
-def leaderboard_busiest_pool() -> dict[str, Any]:
-    """The rating pool (variant, player count) with the most rated players, so that the
-    leaderboard opens on one that has games; basic 4-player while no game is rated."""
+def leaderboard_busiest_pool(game_type: str = kinds.DEFAULT) -> dict[str, Any]:
+    """The rating pool of a game (variant, player count) with the most rated players, so
+    that the leaderboard opens on one that has games; the game's first variant with 4
+    players (Indulgence: basic 4-player) while none of its games is rated."""
     busiest = (
-        Rating.objects.filter(games__gt=0)
+        Rating.objects.filter(game_type=game_type, games__gt=0)
         .values("variant", "player_count")
         .annotate(players=Count("id"))
         .order_by("-players", "variant", "-player_count")
         .first()
     )
     if busiest is None:
-        return dict(DEFAULT_POOL)
+        pool = leaderboard_pool(game_type=game_type)
+        return {"variant": pool["variant"], "player_count": pool["player_count"]}
     return {"variant": busiest["variant"], "player_count": busiest["player_count"]}
 
 
-def leaderboard(*, variant: str, player_count: int, limit: int = 100) -> list[dict[str, Any]]:
-    if variant not in Variant.values:
-        raise InvalidRequest("variant must be 'basic' or 'expert'.")
-    if player_count not in (3, 4):
-        raise InvalidRequest("player_count must be 3 or 4.")
+def game_types() -> list[dict[str, Any]]:
+    """api.md "Many games": every game this server hosts, as ``GET /api/v1/game-types/``
+    describes it."""
+    return [
+        {
+            "key": kind.key,
+            "title": kind.meta.title,
+            "player_counts": list(kind.meta.player_counts),
+            "rated_player_counts": list(kind.meta.rated_player_counts),
+            "variants": [{"key": v, "title": kind.variant_title(v)} for v in kind.meta.variants],
+            "bots": [{"key": b, "title": kind.bot_title(b)} for b in sorted(kind.bot_kinds())],
+            "autopilot": kind.autopilot_bot(),
+            "rules_url": kind.rules_url(),
+        }
+        for kind in kinds.hosted()
+    ]
+
+
+def leaderboard_pool(
+    *, game_type: str, variant: str | None = None, player_count: int | None = None
+) -> dict[str, Any]:
+    """A rating pool with its defaults filled in: the game's first variant, 4 players."""
+    if game_type not in kinds.KINDS:
+        raise InvalidRequest(f"game_type must be one of {', '.join(kinds.KINDS)}.")
+    meta = kinds.get(game_type).meta
+    return {
+        "game_type": game_type,
+        "variant": variant or meta.default_variant,
+        "player_count": 4 if player_count is None else player_count,
+    }
+
+
+def leaderboard(
+    *, variant: str, player_count: int, limit: int = 100, game_type: str = kinds.DEFAULT
+) -> list[dict[str, Any]]:
+    if game_type not in kinds.KINDS:
+        raise InvalidRequest(f"game_type must be one of {', '.join(kinds.KINDS)}.")
+    kind = kinds.get(game_type)
+    if variant not in kind.meta.variants:
+        raise InvalidRequest(kind.variant_refusal())
+    if player_count not in kind.meta.rated_player_counts:
+        raise InvalidRequest(kind.player_count_refusal())
     ratings = (
         # games=0: every rated game of the player was voided (games.disputes.game_void).
-        Rating.objects.filter(variant=variant, player_count=player_count, games__gt=0)
+        Rating.objects.filter(
+            game_type=game_type, variant=variant, player_count=player_count, games__gt=0
+        )
         .select_related("player__user")
         .annotate(conservative=F("mu") - 3 * F("sigma"))
         .order_by("-conservative", "player__user__username")[:limit]

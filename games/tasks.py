@@ -1,28 +1,26 @@
-"""Celery tasks: thin, idempotent wrappers around services, queued only after commit.
+"""Celery tasks: thin, idempotent wrappers around the writers, queued only after commit.
 
-With a broker (REDIS_URL), workers run them. Without one (the embedded default), the
-tasks run in the process that committed, right after the commit, one after another: a
-game of four bots is a loop here, not a recursion.
+The writers queue them by name through ``games.jobs`` (never importing this module,
+which imports them); ``GamesConfig.ready`` imports this module so that every process has
+the tasks registered. With a broker (REDIS_URL), workers run them. Without one (the
+embedded default), they run in the process that committed, right after the commit
+(``games.jobs``).
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-from collections import deque
 from typing import Any
 
 from celery import Task, shared_task
-from celery.exceptions import Retry
 from celery.signals import task_prerun
 from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from games import compiled, services
+from games import deadlines, email_addresses, jobs, mail_limits, notifications, services, webhooks
+from games.models import EmailStatus, Notification
 
-_eager = threading.local()
 logger = logging.getLogger(__name__)
 
 RETRY_POLICY: dict[str, Any] = {
@@ -92,8 +90,6 @@ def _redelivered(task: Task) -> bool:
 def _next_step_kick(game_id: int) -> None:
     """A redelivered step that was already done: the worker that died holding it may have
     committed it without queueing the next step, so queue that (a spare is harmless)."""
-    from games import deadlines
-
     with transaction.atomic():
         if deadlines.next_step_kick(game_id=game_id):
             logger.warning("redelivered step of game %s was done; next step queued", game_id)
@@ -110,45 +106,9 @@ def _log_redelivery(task_id: str, task: Task, **kwargs: Any) -> None:
 
 
 def enqueue_on_commit(task: Task, *args: Any) -> None:
-    """Queue ``task(*args)`` once the current transaction commits (never before). An
-    argument may be a :class:`games.compiled.Ref`: the key of an object still waiting in a
-    write batch, read when the task is sent."""
-
-    def send() -> None:
-        values = tuple(arg.value() if isinstance(arg, compiled.Ref) else arg for arg in args)
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            _run_eagerly(task, values)
-        else:
-            try:
-                task.apply_async(args=values)
-            except BrokerUnavailable as exc:
-                # The change is committed: failing the request now would tell the client
-                # it was not. Bot turns and settlements are queued again by the deadline
-                # sweep (deadlines.stalled_games_kick, after STALLED_GAME_SECONDS).
-                logger.warning("could not queue %s%r: broker unavailable: %s", task.name, args, exc)
-
-    transaction.on_commit(send)
-
-
-def _run_eagerly(task: Task, args: tuple[Any, ...]) -> None:
-    queue: deque[tuple[Task, tuple[Any, ...]]] | None = getattr(_eager, "queue", None)
-    if queue is not None:  # a task is already running here: the loop below picks this up
-        queue.append((task, args))
-        return
-    _eager.queue = queue = deque([(task, args)])
-    try:
-        while queue:
-            next_task, next_args = queue.popleft()
-            try:
-                next_task.apply(args=next_args, throw=True)
-            except Retry as exc:
-                # A transient database error a worker would retry later. The change that
-                # queued this step is committed: failing the request now would tell the
-                # client it was not. The deadline sweep queues the stalled step again
-                # (deadlines.stalled_games_kick, after STALLED_GAME_SECONDS).
-                logger.warning("in-process %s%r not done: %s", next_task.name, next_args, exc)
-    finally:
-        _eager.queue = None
+    """Queue ``task(*args)`` once the current transaction commits (``games.jobs``, by the
+    task's name)."""
+    jobs.enqueue_on_commit(task.name, *args)
 
 
 # --- play by notification (issue 5) ------------------------------------------------------
@@ -158,8 +118,6 @@ def _run_eagerly(task: Task, args: tuple[Any, ...]) -> None:
 def deadlines_sweep() -> dict[str, int]:
     """Celery beat runs this every DEADLINE_SWEEP_SECONDS (``manage.py sweep_deadlines``
     does the same without beat)."""
-    from games import deadlines
-
     return deadlines.sweep().as_dict()
 
 
@@ -170,9 +128,6 @@ def notification_email(notification_id: int) -> str | None:
     A failed send is retried by a fresh message after the backoff (the attempt count lives
     in the row, which marks the email failed after the last one; the sweep re-queues due
     emails should that message be lost)."""
-    from games import notifications
-    from games.models import EmailStatus, Notification
-
     status = notifications.notification_email_send(notification_id=notification_id)
     if status == EmailStatus.PENDING and not settings.CELERY_TASK_ALWAYS_EAGER:
         due = Notification.objects.get(pk=notification_id).email_due_at or timezone.now()
@@ -184,8 +139,6 @@ def notification_email(notification_id: int) -> str | None:
 @shared_task(name="games.webhook_deliver", **RETRY_POLICY)
 def webhook_deliver(delivery_id: int) -> str | None:
     """One signed attempt at a webhook delivery; a failure is retried after backoff."""
-    from games import webhooks
-
     status = webhooks.delivery_attempt(delivery_id=delivery_id)
     if status == "retrying" and not settings.CELERY_TASK_ALWAYS_EAGER:
         # A fresh message (not self.retry): the attempt count lives in the row, and the
@@ -204,8 +157,6 @@ def password_reset_email(
     user_id: int, email: str, domain: str, site_name: str, use_https: bool
 ) -> bool:
     """Send a password-reset email (queued by the reset form, games.mail_limits)."""
-    from games import mail_limits
-
     return mail_limits.password_reset_send(
         user_id=user_id, email=email, domain=domain, site_name=site_name, use_https=use_https
     )
@@ -218,6 +169,4 @@ def password_reset_email(
 def email_confirmation_email(user_id: int, address: str, base_url: str) -> bool:
     """Send the message that confirms an address (games.email_addresses); the task makes
     the link itself, so no token travels through the broker."""
-    from games import email_addresses
-
     return email_addresses.confirmation_send(user_id=user_id, address=address, base_url=base_url)

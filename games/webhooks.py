@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import webhook_net
+from games import jobs, webhook_net
 from games.errors import InvalidRequest, NotFound
 from games.models import DeliveryStatus, NotificationKind, Webhook, WebhookDelivery
 
@@ -132,8 +132,6 @@ def deliveries_create(*, hooks: list[Webhook], kind: str, payload: dict[str, Any
     """Queue one delivery per webhook (of one user) that wants ``kind``.
 
     Runs in the caller's transaction; the deliveries are sent after it commits."""
-    from games import tasks
-
     ids = []
     now = timezone.now()
     for webhook in hooks:
@@ -145,7 +143,7 @@ def deliveries_create(*, hooks: list[Webhook], kind: str, payload: dict[str, Any
         body = {"delivery": delivery.pk, "webhook": webhook.pk, **payload}
         delivery.body = json.dumps(body, separators=(",", ":"), sort_keys=True)
         delivery.save(update_fields=["body"])
-        tasks.enqueue_on_commit(tasks.webhook_deliver, delivery.pk)
+        jobs.enqueue_on_commit("games.webhook_deliver", delivery.pk)
         ids.append(delivery.pk)
     return ids
 

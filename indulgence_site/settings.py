@@ -311,6 +311,13 @@ SPECTACULAR_SETTINGS = {
         "DeliveryStatusEnum": "games.models.DeliveryStatus",
         "NotificationKindEnum": "games.models.NotificationKind",
         "EmailStatusEnum": "games.models.EmailStatus",
+        # Many games (issue 24): each game's own values, and every game's.
+        "GameTypeEnum": "games.kinds.KEYS",
+        "IndulgenceGameTypeEnum": ["indulgence"],
+        "EleusisGameTypeEnum": ["eleusis"],
+        "VariantEnum": "games.models.Variant",
+        "EleusisVariantEnum": "games.api.shapes_eleusis.VARIANTS",
+        "AnyVariantEnum": "games.api.serializers.ALL_VARIANTS",
     },
 }
 

@@ -12,13 +12,16 @@ production-like stack this script starts and stops itself:
 Reported, all in the same run: the GET game-view rate, moves/s and p50/p95/p99 latency
 of ``POST .../actions``, and ``pgbench`` single-row-update tps on a scratch database.
 
-Each client owns one 3-player unrated game at a time, dealt from a seed it drew (set in
-the database before the deal, as if the server had drawn it), and holds the tokens of its
-three seats; it follows the game with the offline engine, so
-every request it sends is a legal move of the seat to act (no polling) except while the
-hand is being settled by the worker. Every loop is bounded by time and by count.
+Each client owns one unrated game at a time (``--game``: Indulgence with 3 seats by
+default, or New Eleusis with 4, ``--players``), dealt from a seed it drew (set in the
+database before the deal, as if the server had drawn it), and holds the tokens of its
+seats; it follows the game with the offline engine (``engine.registry``), so every
+request it sends is a legal move of the seat to act (no polling) except while the worker
+takes the game's automatic step (a hand's settlement, the end of a round). Every loop is
+bounded by time and by count.
 
     .venv/bin/python -m loadtest.run --clients 32 --seconds 20
+    .venv/bin/python -m loadtest.run --game eleusis --clients 16 --seconds 20
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from urllib.parse import urlsplit
 import httpx
 import psycopg
 
-from engine.indulgence import seed_commitment
+from engine import registry
 from loadtest import streams as load_streams
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +56,18 @@ BIN = Path(sys.executable).parent
 PG = "postgresql://127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379/13"
 MAX_REQUESTS_PER_CLIENT = 20_000
+# What each game's clients create: seats, the table's options (New Eleusis: small hands
+# and the sanity check's short run, as the tests use, so a game is a few dozen moves),
+# and the options the server then starts the engine with (games.kinds' engine_options:
+# unrated, no bot seat, no deadline).
+GAMES: dict[str, dict[str, Any]] = {
+    "indulgence": {"players": 3, "options": {}, "engine": {}},
+    "eleusis": {
+        "players": 4,
+        "options": {"hand_size": 6, "sanity_walks": 20, "round_limit": 1},
+        "engine": {"rated": False, "deadlines": {}},
+    },
+}
 
 SETUP = """
 import json
@@ -62,7 +77,10 @@ count = {clients}
 out = []
 User = get_user_model()
 for c in range(count):
-    users = [User.objects.create_user(username=f"load{{c}}-{{s}}", password=None) for s in range(3)]
+    users = [
+        User.objects.create_user(username=f"load{{c}}-{{s}}", password=None)
+        for s in range({players})
+    ]
     tokens = [services.token_issue(user=u, name="load")[1] for u in users]
     out.append(tokens)
 print(json.dumps(out))
@@ -179,18 +197,29 @@ def _get_loop(url: str, tokens: list[str], game: int, seconds: float, out: list[
 
 
 def _new_game(
-    client: _Http, tokens: list[str], seed: str | None = None, db: Any = None
+    client: _Http,
+    tokens: list[str],
+    seed: str | None = None,
+    db: Any = None,
+    game_type: str = "indulgence",
 ) -> dict[str, Any]:
-    """A 3-player unrated game of the three tokens' accounts. With ``seed`` (and ``db``, a
-    psycopg connection to the stack's database) it is dealt from that seed: set in the
-    database before the others join, as if the server had drawn it. A seed chosen through
-    the API would make a sandbox that no other account may join (issue 26)."""
-    body: dict[str, Any] = {"player_count": 3, "rated": False}
+    """An unrated game of ``game_type`` for the tokens' accounts (one seat each). With
+    ``seed`` (and ``db``, a psycopg connection to the stack's database) it is dealt from
+    that seed: set in the database before the others join, as if the server had drawn it.
+    A seed chosen through the API would make a sandbox that no other account may join
+    (issue 26)."""
+    body: dict[str, Any] = {
+        "game_type": game_type,
+        "player_count": len(tokens),
+        "rated": False,
+        "options": GAMES[game_type]["options"],
+    }
     _, view = client.request("POST", "/api/v1/games/", tokens[0], body)
     if seed is not None:
+        commitment = registry.get(game_type).seed_commitment(seed)
         db.execute(
             "UPDATE games_game SET seed = %s, seed_commitment = %s WHERE id = %s",
-            (seed, seed_commitment(seed), view["id"]),
+            (seed, commitment, view["id"]),
         )
     for token in tokens[1:]:
         _, view = client.request("POST", f"/api/v1/games/{view['id']}/join", token)
@@ -198,7 +227,13 @@ def _new_game(
 
 
 def _move_loop(
-    url: str, tokens: list[str], seconds: float, out: list[Any], keys: bool, dsn: str
+    url: str,
+    tokens: list[str],
+    seconds: float,
+    out: list[Any],
+    keys: bool,
+    dsn: str,
+    game_type: str = "indulgence",
 ) -> None:
     """Play whole games as fast as the server answers, every request a legal move.
 
@@ -208,10 +243,17 @@ def _move_loop(
     against the local game (version and seat to act); a mismatch counts as an error.
     Only while the worker settles a hand does the client poll (GET, not counted as
     moves). With ``keys`` every action carries a fresh ``Idempotency-Key``, as
-    ``indulgence_client`` sends."""
+    ``indulgence_client`` sends. Actions are the explicit ones of ``legal_actions``
+    (entries with a ``template``, New Eleusis' strings and rule sources, are left out)."""
     import random
 
-    import engine.indulgence as rules
+    rules = registry.get(game_type)
+    players = len(tokens)
+    options = {
+        **GAMES[game_type]["options"],
+        **GAMES[game_type]["engine"],
+        **({"bots": [False] * players} if GAMES[game_type]["engine"] else {}),
+    }
 
     latencies: list[float] = []
     errors: list[str] = []
@@ -223,8 +265,10 @@ def _move_loop(
 
     def start(conn: _Http) -> tuple[int, int, Any]:
         seed = f"load-{uuid.uuid4().hex}"
-        view = _new_game(conn, tokens, seed, db)
-        return int(view["id"]), int(view["version"]), rules.new_game(3, "basic", seed=seed)
+        view = _new_game(conn, tokens, seed, db, game_type)
+        variant = rules.META.default_variant
+        state = rules.new_game(players, variant, seed, options or None)
+        return int(view["id"]), int(view["version"]), state
 
     client = _Http(url)
     try:
@@ -246,7 +290,9 @@ def _move_loop(
                     state = rules.advance(state)
                     version += 1
                 continue
-            action = rng.choice(rules.legal_actions(state, seat))
+            action = rng.choice(
+                [a for a in rules.legal_actions(state, seat) if "template" not in a]
+            )
             body = {"action": action, "version": version}
             started = time.perf_counter()
             status, answer = client.request(
@@ -284,7 +330,7 @@ def _worker_process(kind: str, url: str, work: list[Any], seconds: float, queue:
             target, args = _get_loop, (url, item["tokens"], item["game"], seconds, out)
         else:
             target = _move_loop
-            args = (url, item["tokens"], seconds, out, item["keys"], item["dsn"])
+            args = (url, item["tokens"], seconds, out, item["keys"], item["dsn"], item["game"])
         threads.append(threading.Thread(target=target, args=args))
     for thread in threads:
         thread.start()
@@ -478,6 +524,13 @@ def aggregate(per_cycle: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default="indulgence",
+        help="the game the clients play (indulgence: 3 seats; eleusis: 4 seats, 6-card hands, "
+        "one round)",
+    )
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--processes", type=int, default=4, help="client processes")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn sync workers")
@@ -528,7 +581,14 @@ def main() -> None:
         manage(env, "migrate", "--no-input", "-v", "0")
         manage(env, "collectstatic", "--no-input", "-v", "0")
         tokens = json.loads(
-            manage(env, "shell", "-c", SETUP.format(clients=args.clients)).strip().splitlines()[-1]
+            manage(
+                env,
+                "shell",
+                "-c",
+                SETUP.format(clients=args.clients, players=GAMES[args.game]["players"]),
+            )
+            .strip()
+            .splitlines()[-1]
         )
         port = free_port()
         url = f"http://127.0.0.1:{port}"
@@ -609,7 +669,9 @@ def main() -> None:
 
         # One game per client for the GET phases (the games the move phases play are new).
         setup = _Http(url)
-        work = [{"tokens": t, "game": _new_game(setup, t)["id"]} for t in tokens]
+        work = [
+            {"tokens": t, "game": _new_game(setup, t, game_type=args.game)["id"]} for t in tokens
+        ]
         setup.close()
         groups = {"web": procs[0].pid, "worker": procs[1].pid}
         if args.streams:
@@ -634,7 +696,12 @@ def main() -> None:
                     "move",
                     url,
                     [
-                        {"tokens": t, "keys": args.idempotency_keys, "dsn": f"{PG}/{database}"}
+                        {
+                            "tokens": t,
+                            "keys": args.idempotency_keys,
+                            "dsn": f"{PG}/{database}",
+                            "game": args.game,
+                        }
                         for t in tokens
                     ],
                     args.seconds,
@@ -678,6 +745,7 @@ def main() -> None:
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in load_after],
         "clients": args.clients,
+        "game": args.game,
         "web_workers": args.web_workers,
         "idempotency_keys": args.idempotency_keys,
         "seconds": args.seconds,

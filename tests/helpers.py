@@ -8,8 +8,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-import engine.indulgence as rules
-from games import selectors, services
+from games import kinds, selectors, services
 from games.models import Game, GameStatus
 
 
@@ -21,7 +20,8 @@ def game_with_seed(*, creator: Any, seed: str, **options: Any) -> Game:
     does (with a drawn seed) and sets the seed it needs before the deal."""
     game = services.game_create(creator=creator, **options)
     assert game.status == GameStatus.OPEN, "a game dealt at creation has its seed already"
-    Game.objects.filter(pk=game.pk).update(seed=seed, seed_commitment=rules.seed_commitment(seed))
+    commitment = kinds.of(game).engine.seed_commitment(seed)
+    Game.objects.filter(pk=game.pk).update(seed=seed, seed_commitment=commitment)
     game.refresh_from_db()
     return game
 
@@ -46,10 +46,8 @@ def _snapshot_mismatches() -> list[str]:
     problems = []
     for game in Game.objects.exclude(snapshot=None):
         live = game.moves.filter(archived_at=None).order_by("seq")
-        moves = [{"seat": m.seat, "action": m.action} for m in live]
-        state = selectors.record_replay(
-            player_count=game.player_count, variant=game.variant, seed=game.seed, moves=moves
-        )
+        moves = selectors.replay_moves(game, live)  # any game: its kind replays it
+        state = selectors.game_replay(game, moves)
         if state != selectors.game_state(game):
             problems.append(f"game {game.pk} ({len(moves)} moves)")
     return problems
@@ -88,6 +86,24 @@ def play_humans_until(
             game_id=game.pk, user=users[to_act], action=action, expected_version=game.version
         )
     raise AssertionError("the game did not end")
+
+
+def server_steps(game: Game, *, limit: int = 2000) -> Game:
+    """Take the steps the server takes by itself until a person is to act (or the game is
+    over): automatic steps (any game's: its kind's ``step_key``) and built-in bots' turns.
+    For tests inside a transaction, where nothing queued after commit runs."""
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != GameStatus.IN_PROGRESS:
+            return game
+        if game.to_act_seat is None:
+            state = kinds.of(game).load(game.snapshot)
+            assert services.step_run(game_id=game.pk, key=kinds.of(game).step_key(state))
+        elif game.seats.get(number=game.to_act_seat).bot_kind:
+            assert services.bot_turn_play(game_id=game.pk, expected_version=game.version)
+        else:
+            return game
+    raise AssertionError("the server's steps did not end")
 
 
 def wait_until_a_request_waits_for_a_lock() -> bool:

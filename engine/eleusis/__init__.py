@@ -29,6 +29,7 @@ from engine.eleusis.game import (
     legal_actions,
     result,
     timeout,
+    timeout_action,
     to_act,
 )
 from engine.eleusis.novice import novice_bot
@@ -74,6 +75,7 @@ __all__ = [
     "state_from_json",
     "state_to_json",
     "timeout",
+    "timeout_action",
     "to_act",
     "verify",
     "view",

@@ -224,33 +224,44 @@ def advance(state: State) -> State:
     return replace(state, rounds=(*state.rounds, nxt))
 
 
-def timeout(state: State) -> State:
-    """What a missed deadline does (NE-27), logged "by": "timeout": a library rule at the
-    table's difficulty for a dealer who set none (E32); a missed call in a rated table
-    overthrows the prophet (E29); a missed post_play passes; a missed dealer choice takes
-    the random card of NE-29.3.3 (NE-27.4). A scientist's turn and an unrated prophet's
-    call go to the seat's autopilot, which is the server's (NE-27.2, E29)."""
-    seat = to_act(state)
-    if seat is None:
+def timeout_action(state: State) -> JsonDict | None:
+    """The action a missed deadline takes by itself (NE-27), or None when the seat's
+    autopilot plays instead: a library rule at the table's difficulty for a dealer who set
+    none (E32); a missed call in a rated table without a standing prophecy overthrows the
+    prophet (E29); a missed post_play passes; a missed dealer choice takes the random
+    card of NE-29.3.3 (NE-27.4). A scientist's turn and an unrated prophet's call are the
+    autopilot's (NE-27.2, E29): None. ``ValueError`` when no seat acts."""
+    if to_act(state) is None:
         raise ValueError("No seat acts now.")
     r = state.round
-    action: JsonDict
     if r.phase == RULE_SETUP:
-        action = {"type": "library_rule", "difficulty": state.settings.difficulty}
-    elif r.phase == PROPHET_CALL and state.settings.rated and r.prophecy is None:
-        action = {"type": "call", "verdict": None}
-    elif r.phase == POST_PLAY:
-        action = {"type": "pass"}
-    elif r.phase == DEALER_CHOICE:
+        return {"type": "library_rule", "difficulty": state.settings.difficulty}
+    if r.phase == PROPHET_CALL and state.settings.rated and r.prophecy is None:
+        return {"type": "call", "verdict": None}
+    if r.phase == POST_PLAY:
+        return {"type": "pass"}
+    if r.phase == DEALER_CHOICE:
         pending = r.pending
         assert pending is not None
         right = right_cards(state)
-        action = {
+        return {
             "type": "choose_card",
             "card": card_id(right[choice_index(r.seed, pending.seq, len(right))]),
         }
-    else:
-        raise ValueError(f"A missed {r.phase} is played by the seat's autopilot (NE-27.2, E29).")
+    return None
+
+
+def timeout(state: State) -> State:
+    """What a missed deadline does (:func:`timeout_action`), logged "by": "timeout". A
+    scientist's turn and an unrated prophet's call go to the seat's autopilot, which is
+    the server's (NE-27.2, E29): ``ValueError`` here."""
+    seat = to_act(state)
+    action = timeout_action(state)
+    if action is None:
+        raise ValueError(
+            f"A missed {state.round.phase} is played by the seat's autopilot (NE-27.2, E29)."
+        )
+    assert seat is not None
     return apply(state, seat, action, by="timeout")
 
 

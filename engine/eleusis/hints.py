@@ -85,7 +85,7 @@ def verify_hint(rule: Rule, hint: dict[str, Any], report: SanityReport | None = 
         return stateful
     if report is None:
         raise HintError("Hint H10 needs the sanity report.")
-    return hint.get("p", _percent(report)) == _percent(report)
+    return bool(hint.get("p", _percent(report)) == _percent(report))
 
 
 def true_hints(rule: Rule, report: SanityReport | None = None) -> list[dict[str, Any]]:

@@ -13,7 +13,6 @@ a no play (the hand shown to everyone, NE-9.1).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from engine.core import JsonDict
 from engine.eleusis.codec import decode, encode
@@ -179,5 +178,5 @@ def state_to_json(state: State) -> JsonDict:
 def state_from_json(data: JsonDict) -> State:
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise ValueError(f"not an {STATE_FORMAT} document")
-    state: Any = decode(State, data["state"])
+    state: State = decode(State, data["state"])
     return state

@@ -38,13 +38,23 @@ class PaxGame:
 
     to_act = staticmethod(E.to_act)
     legal_actions = staticmethod(E.legal_actions)
-    apply = staticmethod(E.apply)
     advance = staticmethod(E.advance)
     is_over = staticmethod(E.is_over)
     result = staticmethod(E.result)
     full_record = staticmethod(record.full_record)
     state_to_json = staticmethod(record.state_to_json)
     state_from_json = staticmethod(record.state_from_json)
+
+    @staticmethod
+    def apply(state: State, seat: int, action: JsonDict, by: str | None = None) -> State:
+        """The engine's ``apply``; who acted (``by``: the server's autopilot or a timeout)
+        is in the server's move log, not in this record."""
+        return E.apply(state, seat, action)
+
+    @staticmethod
+    def timeout_action(state: State) -> JsonDict | None:
+        """No default of its own for a missed deadline: the seat's autopilot plays."""
+        return None
 
     @staticmethod
     def view(state: State, seat: int | None) -> JsonDict:

@@ -1,20 +1,26 @@
-"""A stronger bot: the offline engine's heuristic bot, on the view the server sends.
+"""A stronger bot: the offline engine's own bots, on the view the server sends, in any
+game of ``engine.registry``.
 
     python examples/bots/engine_bot.py --token $TOKEN --create-sandbox
+    python examples/bots/engine_bot.py --token $TOKEN --create-sandbox --game-type eleusis \
+        --players 4 --opponents novice --option hand_size=6
 
 (``--server`` defaults to http://127.0.0.1:8000.)
 
 The server's view is the engine's view of your seat plus server fields (id, version,
-seats...), so ``engine.bots.choose("heuristic", view, rng)`` decides on it directly.
-Run it from a checkout of the repository (it imports ``engine``). ``--help`` lists the
-options; ``--brain ismcts`` uses the (slower) ISMCTS bot instead.
+seats...), so the engine's bot of that game (``META.bots``; Indulgence's heuristic, New
+Eleusis' scientist by default) decides on it directly. Run it from a checkout of the
+repository (it imports ``engine``). ``--help`` lists the options; ``--brain ismcts`` (or
+any bot of the game) uses another.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # the engine package of this checkout
@@ -26,16 +32,23 @@ except ImportError:  # not installed: use the copy in this repository
 
 from indulgence_client.bot import Decide, main  # noqa: E402
 
-import engine.bots  # noqa: E402
+# The engine is this checkout's, loaded by name: the example's strict type check (make
+# typecheck) covers the client and the examples, not the engine's own code.
+registry: Any = importlib.import_module("engine.registry")
 
-BRAIN = "heuristic"
+BRAIN: str | None = None  # None: the game's default below
+DEFAULT_BRAIN = {"indulgence": "heuristic", "eleusis": "scientist"}
 
 
 def make_decide(rng: random.Random) -> Decide:
     def decide(view: indulgence_client.View) -> indulgence_client.Action:
         # The bot loop narrows legal_actions after an illegal_action refusal; the engine
-        # bots always answer with one of the actions they are given.
-        return engine.bots.choose(BRAIN, view, rng)
+        # bots answer from the view they are given.
+        game_type = view.get("game_type", "indulgence")
+        bots = registry.get(game_type).META.bots
+        brain = BRAIN or DEFAULT_BRAIN.get(game_type) or sorted(bots)[0]
+        action: indulgence_client.Action = bots[brain](view, rng)
+        return action
 
     return decide
 
@@ -45,4 +58,4 @@ if __name__ == "__main__":
         index = sys.argv.index("--brain")
         BRAIN = sys.argv[index + 1]
         del sys.argv[index : index + 2]
-    sys.exit(main(make_decide, f"A bot that plays like the built-in {BRAIN} bot."))
+    sys.exit(main(make_decide, f"A bot that plays like the built-in {BRAIN or 'default'} bot."))

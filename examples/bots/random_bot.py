@@ -1,6 +1,8 @@
-"""The smallest bot: a random legal action, every time.
+"""The smallest bot: a random legal action, every time, in any game.
 
     python examples/bots/random_bot.py --token $TOKEN --create-sandbox
+    python examples/bots/random_bot.py --token $TOKEN --create-sandbox --game-type eleusis \
+        --players 4 --opponents novice --option hand_size=6
 
 (``--server`` defaults to http://127.0.0.1:8000.)
 
@@ -20,12 +22,14 @@ except ImportError:  # not installed: use the copy in this repository
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
     import indulgence_client
 
-from indulgence_client.bot import Decide, main
+from indulgence_client.bot import Decide, explicit, main
 
 
 def make_decide(rng: random.Random) -> Decide:
     def decide(view: indulgence_client.View) -> indulgence_client.Action:
-        return dict(rng.choice(view["legal_actions"]))
+        # Entries with a "template" describe a family of actions (New Eleusis' strings of
+        # cards, a rule's source): this bot picks among the ones spelled out.
+        return dict(rng.choice(explicit(view) or view["legal_actions"]))
 
     return decide
 

@@ -55,6 +55,7 @@ def _play(seat: int, card: str) -> dict[str, Any]:
 GAME_VIEW: dict[str, Any] = {
     "id": 17,
     "status": "in_progress",
+    "game_type": "indulgence",
     "variant": "basic",
     "player_count": 4,
     "rated": True,
@@ -115,6 +116,7 @@ GAME_VIEW: dict[str, Any] = {
 GAME_SUMMARY: dict[str, Any] = {
     "id": 17,
     "status": "in_progress",
+    "game_type": "indulgence",
     "variant": "basic",
     "player_count": 4,
     "rated": True,
@@ -248,6 +250,7 @@ _GAME_LIST: Any = {
         {
             "id": 1,
             "status": "finished",
+            "game_type": "indulgence",
             "variant": "basic",
             "player_count": 3,
             "rated": False,
@@ -269,6 +272,7 @@ _GAME_LIST: Any = {
 }
 
 _EXPORT: Any = {
+    "game_type": "indulgence",
     "variant": "basic",
     "player_count": 3,
     "seed": "example-1",
@@ -369,6 +373,7 @@ _JOINED_VIEW: Any = {
     **UNDEALT_VIEW,  # what an open game's view says before the deal
     "id": 1,
     "status": "open",
+    "game_type": "indulgence",
     "variant": "basic",
     "player_count": 3,
     "rated": False,
@@ -405,6 +410,7 @@ _JOINED_VIEW: Any = {
 }
 
 _LEADERBOARD: Any = {
+    "game_type": "indulgence",
     "variant": "basic",
     "player_count": 4,
     "entries": [
@@ -485,7 +491,7 @@ JOIN_EXAMPLE = OpenApiExample(
     "Seated; one seat still open", value=_JOINED_VIEW, response_only=True, status_codes=["200"]
 )
 LEADERBOARD_EXAMPLE = OpenApiExample(
-    "Top of the 4-player basic board", value=_LEADERBOARD, response_only=True
+    "Top of the 4-player basic board of Indulgence", value=_LEADERBOARD, response_only=True
 )
 ME_EXAMPLE = OpenApiExample("Signed in with a token", value=_ME, response_only=True)
 DISPUTE_LIST_EXAMPLE = OpenApiExample("One open dispute", value=_DISPUTE_LIST, response_only=True)

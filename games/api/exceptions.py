@@ -169,7 +169,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's ``EXCEPTION_HANDLER``: every refusal as ``{"code", "detail"}``."""
     if isinstance(exc, ServiceError):
         set_rollback()
-        return Response(error_body(exc.code, exc.detail), status=exc.status)
+        return Response(error_body(exc.code, exc.detail, **exc.extra), status=exc.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

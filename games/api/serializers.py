@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games import services
+from games import kinds, services
+from games.api.shapes_eleusis import EleusisExportResponse, EleusisGameViewResponse
 from games.models import DisputeStatus, GameStatus, TokenScope, Variant
 
 FAMILIES = ["borgia", "medici", "orsini", "sforza"]
@@ -36,16 +38,63 @@ MAX_IDEMPOTENCY_KEY = 128
 # --- requests -------------------------------------------------------------------------
 
 
+def _game_type_of(serializer: serializers.Serializer[Any]) -> str | None:
+    """The game a request names (``game_type``, default Indulgence), or None when the
+    serializer has no data (the schema is being generated) or names no known game."""
+    data = getattr(serializer, "initial_data", None)
+    if data is None or not hasattr(data, "get"):
+        return None
+    key = data.get("game_type") or kinds.DEFAULT  # blank is missing, as DRF reads forms
+    return key if isinstance(key, str) and key in kinds.KINDS else None
+
+
+def _all_counts(rated: bool = False) -> list[int]:
+    counts = {
+        n
+        for kind in kinds.KINDS.values()
+        for n in (kind.meta.rated_player_counts if rated else kind.meta.player_counts)
+    }
+    return sorted(counts)
+
+
+def _all_variants() -> list[str]:
+    return list(dict.fromkeys(v for kind in kinds.KINDS.values() for v in kind.meta.variants))
+
+
+ALL_VARIANTS = _all_variants()  # the schema's AnyVariantEnum (settings.SPECTACULAR_SETTINGS)
+GAME_TYPE_HELP = (
+    "The game: a key of GET /api/v1/game-types/ (indulgence, eleusis). Omitted: indulgence."
+)
+
+
 class BotSeatRequest(serializers.Serializer[dict[str, Any]]):
-    seat = serializers.IntegerField(min_value=1, max_value=3, help_text="1..player_count-1.")
+    seat = serializers.IntegerField(min_value=1, max_value=9, help_text="1..player_count-1.")
     bot = serializers.CharField(
-        max_length=32, help_text=f"A built-in bot: {', '.join(BOT_KINDS)} (400 unknown_bot)."
+        max_length=32,
+        help_text="A built-in bot of the game (GET /api/v1/game-types/ lists them; Indulgence: "
+        f"{', '.join(BOT_KINDS)}); otherwise 400 unknown_bot.",
     )
 
 
 class GameCreateRequest(serializers.Serializer[dict[str, Any]]):
-    player_count = serializers.ChoiceField(choices=[3, 4])
-    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.BASIC)
+    """``player_count`` and ``variant`` are checked against the game's entry of
+    GET /api/v1/game-types/ (the schema lists every game's values)."""
+
+    game_type = serializers.ChoiceField(
+        choices=list(kinds.KINDS), default=kinds.DEFAULT, help_text=GAME_TYPE_HELP
+    )
+    player_count = serializers.ChoiceField(choices=_all_counts())
+    variant = serializers.ChoiceField(
+        choices=_all_variants(),
+        required=False,
+        help_text="One of the game's variants; omitted: its first (Indulgence: basic).",
+    )
+    options = serializers.DictField(
+        required=False,
+        help_text="The game's own table settings (New Eleusis: hand_size, sudden_death, "
+        "sudden_death_prophet, round_limit, difficulty, deadlines, sanity_walks, max_turns; "
+        "Indulgence takes none).",
+    )
     turn_timeout_seconds = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -65,7 +114,7 @@ class GameCreateRequest(serializers.Serializer[dict[str, Any]]):
     invite = serializers.ListField(
         child=serializers.CharField(max_length=150),
         required=False,
-        max_length=3,
+        max_length=9,
         help_text=(
             "Usernames to challenge to the open seats: each gets a `challenge` notification "
             "and account stream event, and accepts by joining. Active accounts only, not "
@@ -73,6 +122,15 @@ class GameCreateRequest(serializers.Serializer[dict[str, Any]]):
             "open to anyone."
         ),
     )
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = dict(super().get_fields())
+        key = _game_type_of(self)
+        if key is not None:  # a request: the game's own values, with its own messages
+            meta = kinds.get(key).meta
+            fields["player_count"] = serializers.ChoiceField(choices=list(meta.player_counts))
+            fields["variant"] = serializers.ChoiceField(choices=list(meta.variants), required=False)
+        return fields
 
 
 class ActionRequest(serializers.Serializer[dict[str, Any]]):
@@ -101,6 +159,9 @@ class DisputeRequest(serializers.Serializer[dict[str, Any]]):
 
 
 class GameListQuery(serializers.Serializer[dict[str, Any]]):
+    game_type = serializers.ChoiceField(
+        choices=list(kinds.KINDS), required=False, help_text="Only games of this game."
+    )
     status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
     mine = serializers.BooleanField(
         default=False, help_text="Only games you sit at (needs authentication)."
@@ -108,9 +169,31 @@ class GameListQuery(serializers.Serializer[dict[str, Any]]):
 
 
 class LeaderboardQuery(serializers.Serializer[dict[str, Any]]):
-    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.BASIC)
-    player_count = serializers.ChoiceField(choices=[3, 4], default=4)
+    """A rating pool: a game, one of its variants and one of its rated player counts."""
+
+    game_type = serializers.ChoiceField(
+        choices=list(kinds.KINDS), default=kinds.DEFAULT, help_text=GAME_TYPE_HELP
+    )
+    variant = serializers.ChoiceField(
+        choices=_all_variants(), required=False, help_text="Omitted: the game's first."
+    )
+    player_count = serializers.ChoiceField(
+        choices=_all_counts(rated=True), required=False, help_text="Omitted: 4."
+    )
     limit = serializers.IntegerField(min_value=1, max_value=100, default=100)
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = dict(super().get_fields())
+        key = _game_type_of(self)
+        if key is not None:
+            meta = kinds.get(key).meta
+            fields["variant"] = serializers.ChoiceField(
+                choices=list(meta.variants), default=meta.default_variant
+            )
+            fields["player_count"] = serializers.ChoiceField(
+                choices=list(meta.rated_player_counts), default=4
+            )
+        return fields
 
 
 class TokenCreateRequest(serializers.Serializer[dict[str, Any]]):
@@ -135,6 +218,12 @@ class ErrorResponse(serializers.Serializer[dict[str, Any]]):
         # Added here: a class attribute "errors" would shadow Serializer.errors.
         fields["errors"] = serializers.DictField(
             required=False, help_text="invalid_request only: the messages per field."
+        )
+        fields["reason"] = serializers.CharField(
+            required=False,
+            help_text="illegal_action only: the game's own refusal code (Indulgence: "
+            "must_follow_suit, card_not_in_hand, ...; New Eleusis NE-31.3 and E37: "
+            "bad_action, wrong_phase, card_not_in_hand, rule_rejected, ...).",
         )
         return fields
 
@@ -260,6 +349,14 @@ class ResultShape(serializers.Serializer[dict[str, Any]]):
     winner_seat = serializers.IntegerField()
     florins = _seat_map("Final florins.")
     reason = serializers.ChoiceField(choices=["rounds_complete", "bankruptcy", "papal_bull_sin"])
+    # The common result of every game (api.md "Many games"); in the view, not the record.
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        required=False,
+        help_text="Seats best first, ties sharing a place (what ratings read).",
+    )
+    scores = _seat_map("The game's scores: florins.", required=False)
+    winner_seats = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 
 class GameViewResponse(serializers.Serializer[dict[str, Any]]):
@@ -269,6 +366,7 @@ class GameViewResponse(serializers.Serializer[dict[str, Any]]):
     """
 
     id = serializers.IntegerField()
+    game_type = serializers.ChoiceField(choices=["indulgence"], help_text="The game.")
     status = serializers.ChoiceField(choices=GameStatus.choices)
     variant = serializers.ChoiceField(choices=Variant.choices)
     player_count = serializers.IntegerField()
@@ -325,8 +423,9 @@ class SummarySeatShape(serializers.Serializer[dict[str, Any]]):
 
 class GameSummaryResponse(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
+    game_type = serializers.ChoiceField(choices=list(kinds.KINDS))
     status = serializers.ChoiceField(choices=GameStatus.choices)
-    variant = serializers.ChoiceField(choices=Variant.choices)
+    variant = serializers.ChoiceField(choices=_all_variants())
     player_count = serializers.IntegerField()
     rated = serializers.BooleanField()
     sandbox = serializers.BooleanField(
@@ -407,6 +506,7 @@ class ExportResponse(serializers.Serializer[dict[str, Any]]):
     """api.md "The full record": the engine's full_record plus accounts and timestamps."""
 
     id = serializers.IntegerField()
+    game_type = serializers.ChoiceField(choices=["indulgence"])
     status = serializers.ChoiceField(choices=GameStatus.choices)
     variant = serializers.ChoiceField(choices=Variant.choices)
     player_count = serializers.IntegerField()
@@ -443,7 +543,8 @@ class LeaderboardEntryShape(serializers.Serializer[dict[str, Any]]):
 
 
 class LeaderboardResponse(serializers.Serializer[dict[str, Any]]):
-    variant = serializers.ChoiceField(choices=Variant.choices)
+    game_type = serializers.ChoiceField(choices=list(kinds.KINDS))
+    variant = serializers.ChoiceField(choices=_all_variants())
     player_count = serializers.IntegerField()
     entries = LeaderboardEntryShape(many=True)
 
@@ -477,3 +578,44 @@ class TokenPageResponse(serializers.Serializer[dict[str, Any]]):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = TokenResponse(many=True)
+
+
+# --- every game -------------------------------------------------------------------------
+
+# Each game's view and record, by key (a test checks every hosted game has its shapes).
+Shapes = dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]]
+VIEW_SHAPES: Shapes = {
+    "indulgence": GameViewResponse,
+    "eleusis": EleusisGameViewResponse,
+}
+EXPORT_SHAPES: Shapes = {
+    "indulgence": ExportResponse,
+    "eleusis": EleusisExportResponse,
+}
+
+GameView = PolymorphicProxySerializer(
+    component_name="GameView",
+    serializers=VIEW_SHAPES,
+    resource_type_field_name="game_type",
+)
+GameExport = PolymorphicProxySerializer(
+    component_name="GameExport",
+    serializers=EXPORT_SHAPES,
+    resource_type_field_name="game_type",
+)
+
+
+class NamedShape(serializers.Serializer[dict[str, Any]]):
+    key = serializers.CharField()
+    title = serializers.CharField()
+
+
+class GameTypeResponse(serializers.Serializer[dict[str, Any]]):
+    key = serializers.ChoiceField(choices=list(kinds.KINDS))
+    title = serializers.CharField()
+    player_counts = serializers.ListField(child=serializers.IntegerField())
+    rated_player_counts = serializers.ListField(child=serializers.IntegerField())
+    variants = NamedShape(many=True, help_text="The first is the default.")
+    bots = NamedShape(many=True, help_text="Built-in bots that may take a seat.")
+    autopilot = serializers.CharField(help_text="The bot that plays a turn whose time ran out.")
+    rules_url = serializers.CharField()

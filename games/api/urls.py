@@ -19,6 +19,7 @@ app_name = "api"
 
 # (route as api.md writes it, view, URL name)
 ROUTES: list[tuple[str, type[views.ApiView], str]] = [
+    ("game-types/", views.GameTypesView, "game-types"),
     ("games/", views.GamesView, "games"),
     ("games/<int:game_id>/", views.GameDetailView, "game"),
     ("games/<int:game_id>/join", views.GameJoinView, "game-join"),

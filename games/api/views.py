@@ -19,7 +19,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games import disputes, mail_limits, selectors, services
-from games.api import examples
+from games.api import examples, examples_eleusis
 from games.api import serializers as s
 from games.api.pagination import Pagination
 from games.api.parsers import LimitedJSONParser, refuse_oversized
@@ -140,7 +140,10 @@ class GamesView(ApiView):
         if query["mine"] and not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
         games = selectors.game_list(
-            user=request.user, status=query.get("status"), mine=query["mine"]
+            user=request.user,
+            status=query.get("status"),
+            mine=query["mine"],
+            game_type=query.get("game_type"),
         )
         paginator = Pagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
@@ -151,16 +154,24 @@ class GamesView(ApiView):
         operation_id="games_create",
         summary="Create a game",
         description=(
-            "You take seat 0; `bots` fills other seats with built-in bots; `invite` challenges "
-            "accounts by username to the open seats. The game starts by itself when every "
-            "seat is filled. Returns your view of the new game."
+            "`game_type` (GET /api/v1/game-types/; omitted: indulgence) says which game; "
+            "`player_count`, `variant`, `bots` and `options` are checked against that "
+            "game's entry (400 invalid_request naming the allowed values). You take seat 0; "
+            "`bots` fills other seats with built-in bots; `invite` challenges accounts by "
+            "username to the open seats. The game starts by itself when every seat is "
+            "filled. Returns your view of the new game."
         ),
         request=s.GameCreateRequest,
         responses={
-            201: OpenApiResponse(s.GameViewResponse, description="Your view of the new game."),
+            201: OpenApiResponse(s.GameView, description="Your view of the new game."),
             **errors("invalid_request", "unknown_bot", *WRITE_CODES),
         },
-        examples=[*examples.CREATE_EXAMPLES, examples.VIEW_EXAMPLE],
+        examples=[
+            *examples.CREATE_EXAMPLES,
+            *examples_eleusis.CREATE_EXAMPLES,
+            examples.VIEW_EXAMPLE,
+            examples_eleusis.VIEW_EXAMPLE,
+        ],
         tags=["games"],
     )
     def post(self, request: Request) -> Response:
@@ -168,8 +179,10 @@ class GamesView(ApiView):
         user = _user(request)
         game = services.game_create(
             creator=user,
+            game_type=body["game_type"],
+            options=body.get("options"),
             player_count=body["player_count"],
-            variant=body["variant"],
+            variant=body.get("variant"),
             turn_timeout_seconds=body.get("turn_timeout_seconds"),
             bots=[(bot["seat"], bot["bot"]) for bot in body.get("bots", [])],
             rated=body["rated"],
@@ -191,8 +204,8 @@ class GameDetailView(ApiView):
             "everyone else, anonymous callers included, gets the spectator's view."
         ),
         parameters=[GAME_ID],
-        responses={200: s.GameViewResponse, **errors("not_found", *READ_CODES)},
-        examples=[examples.VIEW_EXAMPLE],
+        responses={200: s.GameView, **errors("not_found", *READ_CODES)},
+        examples=[examples.VIEW_EXAMPLE, examples_eleusis.VIEW_EXAMPLE],
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -209,7 +222,7 @@ class GameJoinView(ApiView):
         parameters=[GAME_ID],
         request=None,
         responses={
-            200: OpenApiResponse(s.GameViewResponse, description="Your view of the game."),
+            200: OpenApiResponse(s.GameView, description="Your view of the game."),
             **errors("not_found", "game_full", "already_seated", "not_open", *WRITE_CODES),
         },
         tags=["games"],
@@ -228,15 +241,20 @@ class GameActionsView(ApiView):
         operation_id="games_actions_create",
         summary="Take an action",
         description=(
-            "Send one of your view's `legal_actions`, and the view's `version` so that a "
-            "decision made on a stale view is refused (409 version_conflict) instead of "
-            "applied. A refused action changes nothing. With an `Idempotency-Key`, a "
-            "repeated request returns the first result instead of acting twice."
+            "Send one of your view's `legal_actions` (an entry with a `template` describes "
+            "a family of actions: fill it in, e.g. New Eleusis' string of 2 to 4 cards or a "
+            "rule's source), and the view's `version` so that a decision made on a stale "
+            "view is refused (409 version_conflict) instead of applied. A refused action "
+            "changes nothing: 400 illegal_action with the game's own refusal code as "
+            "`reason`, or 409 not_your_turn. New Eleusis lets the prophet set a standing "
+            "prophecy and the people seated vote to end the game between rounds while "
+            "another seat is to act. With an `Idempotency-Key`, a repeated request returns "
+            "the first result instead of acting twice."
         ),
         parameters=[GAME_ID, IDEMPOTENCY_KEY],
         request=s.ActionRequest,
         responses={
-            200: OpenApiResponse(s.GameViewResponse, description="Your view after the action."),
+            200: OpenApiResponse(s.GameView, description="Your view after the action."),
             **errors(
                 "invalid_request",
                 "illegal_action",
@@ -250,7 +268,12 @@ class GameActionsView(ApiView):
                 *WRITE_CODES,
             ),
         },
-        examples=[*examples.ACTION_EXAMPLES, examples.VIEW_EXAMPLE],
+        examples=[
+            *examples.ACTION_EXAMPLES,
+            *examples_eleusis.ACTION_EXAMPLES,
+            examples.VIEW_EXAMPLE,
+            examples_eleusis.VIEW_EXAMPLE,
+        ],
         tags=["games"],
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -283,7 +306,7 @@ class GameAbortView(ApiView):
         request=s.AbortRequest,
         examples=[examples.ABORT_REQUEST_EXAMPLE, examples.ABORT_EXAMPLE],
         responses={
-            200: OpenApiResponse(s.GameViewResponse, description="Your view of the void game."),
+            200: OpenApiResponse(s.GameView, description="Your view of the void game."),
             **errors(
                 "invalid_request",
                 "forbidden",
@@ -326,16 +349,18 @@ class GameMovesView(ApiView):
 class GameExportView(ApiView):
     @extend_schema(
         operation_id="games_export_retrieve",
-        examples=[examples.EXPORT_EXAMPLE],
+        examples=[examples.EXPORT_EXAMPLE, examples_eleusis.EXPORT_EXAMPLE],
         summary="The full record",
         description=(
-            "Seed, every deal, trick and payment, and the move log: published when the game "
-            "is finished (or void). Before that, only staff reviewing an open dispute on the "
-            "game, who do not play in it, may read it; each such read is in the audit log."
+            "The game's record as its rules fix it (Indulgence: seed, every deal, trick and "
+            "payment; New Eleusis: NE-29.3's eleusis-record-1, which its `verify` checks), "
+            "with the accounts and the move log: published when the game is finished (or "
+            "void). Before that, only staff reviewing an open dispute on the game, who do "
+            "not play in it, may read it; each such read is in the audit log."
         ),
         parameters=[GAME_ID],
         responses={
-            200: s.ExportResponse,
+            200: s.GameExport,
             **errors("not_found", "game_not_finished", "forbidden", *READ_CODES),
         },
         tags=["games"],
@@ -395,19 +420,41 @@ class LeaderboardView(ApiView):
         operation_id="leaderboard_retrieve",
         examples=[examples.LEADERBOARD_EXAMPLE],
         summary="Ratings of one pool",
-        description="OpenSkill ratings per variant and player count, best first (public).",
+        description=(
+            "OpenSkill ratings per game, variant and player count, best first (public). "
+            "`game_type` omitted: indulgence; `variant` omitted: the game's first; "
+            "`player_count` omitted: 4."
+        ),
         parameters=[s.LeaderboardQuery],
         responses={200: s.LeaderboardResponse, **errors("invalid_request", *READ_CODES)},
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
         query = _valid(s.LeaderboardQuery, request.query_params)
-        entries = selectors.leaderboard(
-            variant=query["variant"], player_count=query["player_count"], limit=query["limit"]
+        pool = selectors.leaderboard_pool(
+            game_type=query["game_type"],
+            variant=query.get("variant"),
+            player_count=query.get("player_count"),
         )
-        return Response(
-            {"variant": query["variant"], "player_count": query["player_count"], "entries": entries}
-        )
+        entries = selectors.leaderboard(**pool, limit=query["limit"])
+        return Response({**pool, "entries": entries})
+
+
+class GameTypesView(ApiView):
+    @extend_schema(
+        operation_id="game_types_list",
+        examples=[examples_eleusis.GAME_TYPES_EXAMPLE],
+        summary="The games this server hosts",
+        description=(
+            "Each game's key (the `game_type` of every other endpoint), title, player "
+            "counts (and which are rated), variants (the first is the default), the "
+            "built-in bots that may take a seat, and its rules page (public)."
+        ),
+        responses={200: s.GameTypeResponse(many=True), **errors(*READ_CODES)},
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.game_types())
 
 
 class MeView(ApiView):

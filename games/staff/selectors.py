@@ -1,16 +1,14 @@
 """Reads for dispute review: the queue and the case file of one dispute.
 
 Staff see everything (the seed, every hand); these functions are only reached through
-the staff-only views of ``games.staff.views``. The god view is the engine's
-``full_record`` and the per-seat views are ``engine.indulgence.view`` at that step, so
-the case file shows exactly what each player could see then.
+the staff-only views of ``games.staff.views``. The god view is the game's own (its
+``full_record`` and every hand, ``GameKind.god_view``) and the per-seat views are the
+engine's ``view`` at that step, so the case file shows exactly what each player could
+see then.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import random
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -19,9 +17,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-import engine.indulgence as rules
-from games import selectors
+from games import kinds, selectors
 from games.errors import InvalidRequest, NotFound
+from games.kinds import indulgence as indulgence_kind
 from games.models import (
     ActorKind,
     AuditAction,
@@ -46,9 +44,6 @@ STATUS_FILTERS: dict[str, tuple[str, tuple[str, ...]]] = {
     **{value: (str(label), (value,)) for value, label in DisputeStatus.choices},
     "all": ("All", tuple(DisputeStatus.values)),
 }
-
-# docs/engine.md "Seeds" (and engine/indulgence/shuffle.py): the 36 card ids in id order.
-DECK_IN_ID_ORDER = tuple(f"{family}{rank}" for family in "BMOS" for rank in range(1, 10))
 
 
 def dispute_queue(
@@ -139,7 +134,7 @@ def _summary(game: Game) -> dict[str, Any]:
         "version": game.version,
         "move_count": game.move_count,
         "rated": game.rated,
-        "variant": game.get_variant_display(),
+        "variant": game.variant,
         "player_count": game.player_count,
         "created_at": game.created_at,
         "started_at": game.started_at,
@@ -267,8 +262,9 @@ def replay_step(
     *, game: Game, step: int | None = None, seat: int | None = None, branch: int | None = None
 ) -> dict[str, Any]:
     """The game after the first ``step`` moves of its live log (None: all of them), or of
-    the log a rewind replaced (``branch``): the god view (every hand) and, when ``seat``
-    is given, that seat's own view at that moment (what it could see)."""
+    the log a rewind replaced (``branch``): the god view (every hand, the game's own
+    ``god_view``) and, when ``seat`` is given, that seat's own view at that moment (what
+    it could see)."""
     if game.snapshot is None:
         raise InvalidRequest("This game has not started: there is nothing to replay.")
     live = branch_moves(game=game, branch=branch)
@@ -278,16 +274,8 @@ def replay_step(
         raise InvalidRequest(f"step must be between 0 and {len(live)}.")
     if seat is not None and not 0 <= seat < game.player_count:
         raise InvalidRequest(f"There is no seat {seat} at this table.")
-    state = selectors.record_replay(
-        player_count=game.player_count,
-        variant=game.variant,
-        seed=game.seed,
-        moves=[{"seat": m.seat, "action": m.action} for m in live[:step]],
-    )
-    record = rules.full_record(state)
-    spectator = rules.view(state, None)
-    hand = record["hands"][-1] if record["hands"] else None
-    held = {n: rules.view(state, n)["my_hand"] for n in range(game.player_count)}
+    kind = kinds.of(game)
+    state = selectors.game_replay(game, selectors.replay_moves(game, live[:step]))
     last = live[step - 1] if step else None
     return {
         "step": step,
@@ -301,104 +289,28 @@ def replay_step(
             "action_text": _action_text(last.action),
             "at": last.created_at,
         },
-        "hand_number": spectator["hand_number"],
-        "phase": spectator["phase"],
-        "to_act": spectator["to_act"],
-        "trump": spectator["trump"],
-        "edicts_in_play": [e["title"] for e in spectator["edicts_in_play"]],
-        "florins": {s["seat"]: s["florins"] for s in spectator["seats"]},
-        "seats": [
-            {
-                "seat": n,
-                "dealt": hand["deal"][str(n)] if hand else [],
-                "held": held[n],
-            }
-            for n in range(game.player_count)
-        ],
-        "current_trick": hand["current_trick"] if hand else None,
-        "tricks": hand["tricks"] if hand else [],
-        "result": record["result"],
+        **kind.god_view(state, game.player_count),
         "seat": seat,
-        "seat_view": None if seat is None else rules.view(state, seat),
+        "seat_view": None if seat is None else kind.engine.view(state, seat),
         "branch": branch,
     }
 
 
-# --- deal verification --------------------------------------------------------------------
-
-
-def deal_derive(*, seed: str, hand_number: int, player_count: int) -> dict[str, list[str]]:
-    """The deal of a hand re-derived from the seed by the documented scheme, written
-    independently of the engine: HMAC-SHA256(key=seed, msg="deal:<hand>") seeds a
-    ``random.Random`` that shuffles the 36 card ids in id order; seat k gets the k-th
-    slice of 36 // player_count cards."""
-    digest = hmac.new(seed.encode(), f"deal:{hand_number}".encode(), hashlib.sha256).digest()
-    cards = list(DECK_IN_ID_ORDER)
-    random.Random(int.from_bytes(digest, "big")).shuffle(cards)
-    per_seat = len(cards) // player_count
-    return {
-        str(n): sorted(cards[n * per_seat : (n + 1) * per_seat], key=DECK_IN_ID_ORDER.index)
-        for n in range(player_count)
-    }
-
-
-def _first_ruler_derive(seed: str, player_count: int) -> int:
-    digest = hmac.new(seed.encode(), b"first-ruler", hashlib.sha256).digest()
-    return random.Random(int.from_bytes(digest, "big")).randrange(player_count)
+# --- verification -------------------------------------------------------------------------
 
 
 def deals_verify(*, game: Game) -> dict[str, Any]:
-    """Commitment <-> revealed seed <-> deals: the seed hashes to the commitment published
-    at the start, every recorded deal is the one the seed gives, and replaying the seed
-    and the live move log gives the recorded game (``selectors.record_verify``)."""
+    """Commitment <-> revealed seed <-> deals <-> record (the game's own ``verify_game``;
+    Indulgence re-derives every deal independently of the engine, New Eleusis runs its
+    NE-29.2 check), and a replay of the seed and the live move log against the stored
+    game. ``game`` is reviewed as given (the verification tests tamper with one)."""
     if game.snapshot is None:
         return {"verified": False, "problems": ["the game has not started"], "hands": []}
-    recorded = rules.full_record(selectors.game_state(game))
-    problems: list[str] = []
-    commitment = hashlib.sha256(game.seed.encode()).hexdigest()
-    commitment_ok = hmac.compare_digest(commitment, game.seed_commitment)
-    if not commitment_ok:
-        problems.append("the revealed seed does not hash to the published commitment")
-    if recorded["seed"] != game.seed:
-        problems.append("the game state was dealt from another seed than the revealed one")
-    first_ruler = _first_ruler_derive(game.seed, game.player_count)
-    if first_ruler != recorded["first_ruler"]:
-        problems.append(
-            f"first Ruler: recorded seat {recorded['first_ruler']}, seed gives seat {first_ruler}"
-        )
-    hands = []
-    for hand in recorded["hands"]:
-        derived = deal_derive(
-            seed=game.seed, hand_number=hand["number"], player_count=game.player_count
-        )
-        ok = {k: sorted(v) for k, v in derived.items()} == {
-            k: sorted(v) for k, v in hand["deal"].items()
-        }
-        if not ok:
-            problems.append(f"hand {hand['number']}: the recorded deal is not the seed's deal")
-        hands.append(
-            {"number": hand["number"], "ok": ok, "recorded": hand["deal"], "derived": derived}
-        )
-    # The recorded game checked against a replay of the revealed seed and the live log.
-    claimed = {
-        **recorded,
-        "seed": game.seed,
-        "seed_commitment": game.seed_commitment,
-        "moves": [
-            {"seat": m.seat, "action": m.action}
-            for m in game.moves.filter(archived_at=None).order_by("seq")
-        ],
-    }
-    replay_problems = [p for p in selectors.record_verify(claimed) if "commitment" not in p]
-    problems.extend(f"replay: {p}" for p in replay_problems)
-    return {
-        "verified": not problems,
-        "seed": game.seed,
-        "commitment": game.seed_commitment,
-        "seed_hash": commitment,
-        "commitment_ok": commitment_ok,
-        "first_ruler_ok": first_ruler == recorded["first_ruler"],
-        "replay_ok": not replay_problems,
-        "hands": hands,
-        "problems": problems,
-    }
+    live = game.moves.filter(archived_at=None).order_by("seq")
+    return kinds.of(game).verify_game(
+        game=game, state=selectors.game_state(game), moves=selectors.replay_moves(game, live)
+    )
+
+
+# Indulgence's independent re-derivation of a deal (tests call it from here).
+deal_derive = indulgence_kind.deal_derive

@@ -12,10 +12,10 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games import bots
+from games import bots, kinds
 from games.account_api import webhook_url_problem
 from games.models import Player
-from games.web import vocab
+from games.web import pages, vocab
 
 # Characters a name may not carry: controls (Cc), format characters (Cf: bidi overrides
 # and isolates, zero-width spaces and joiners, the soft hyphen), private use and
@@ -68,9 +68,24 @@ TIMEOUT_CHOICES = [
 ]
 
 
-def _seat_choices() -> list[tuple[str, Any]]:
-    kinds = sorted(bots.available_kinds())
-    return [("", _("A person (open seat)")), *((k, vocab.BOT_KINDS.get(k, k)) for k in kinds)]
+def _seat_choices(game_type: str = kinds.DEFAULT) -> list[tuple[str, Any]]:
+    kind = kinds.get(game_type)
+    names = sorted(bots.available_kinds(game_type))
+    return [
+        ("", _("A person (open seat)")),
+        *((k, vocab.BOT_KINDS.get(k) or kind.bot_title(k)) for k in names),
+    ]
+
+
+def _variant_choices(game_type: str) -> list[tuple[str, Any]]:
+    kind = kinds.get(game_type)
+    return [(v, vocab.VARIANTS.get(v) or kind.variant_title(v)) for v in kind.meta.variants]
+
+
+def _game_type_of(data: Any, default: str) -> str:
+    key = data.get("game_type") if data is not None and hasattr(data, "get") else None
+    key = key or default
+    return key if key in kinds.KINDS else kinds.DEFAULT
 
 
 class SignupForm(UserCreationForm):
@@ -102,6 +117,12 @@ class SignupForm(UserCreationForm):
 
 
 class GameCreateForm(forms.Form):
+    """A new game of ``game_type`` (the posted ``game_type``, else the one given, else
+    Indulgence): its player counts, variants, seats and bots (``games.kinds``)."""
+
+    game_type = forms.ChoiceField(
+        choices=[(key, key) for key in kinds.KINDS], widget=forms.HiddenInput, required=False
+    )
     player_count = forms.TypedChoiceField(
         label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int, initial=4
     )
@@ -117,9 +138,7 @@ class GameCreateForm(forms.Form):
     )
     seat_1 = forms.ChoiceField(label=_("Seat 1"), required=False)
     seat_2 = forms.ChoiceField(label=_("Seat 2"), required=False)
-    seat_3 = forms.ChoiceField(
-        label=_("Seat 3"), required=False, help_text=_("Used in 4-player games only.")
-    )
+    seat_3 = forms.ChoiceField(label=_("Seat 3"), required=False)
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     invite = forms.CharField(
         label=_("Invite"),
@@ -131,10 +150,33 @@ class GameCreateForm(forms.Form):
     def invitees(self) -> list[str]:
         return [name.strip() for name in self.cleaned_data["invite"].split(",") if name.strip()]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game_type: str = kinds.DEFAULT, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in ("seat_1", "seat_2", "seat_3"):
-            self.fields[name].choices = _seat_choices()  # type: ignore[attr-defined]
+        self.kind_key = _game_type_of(self.data if self.is_bound else None, game_type)
+        meta = kinds.get(self.kind_key).meta
+        self.fields["game_type"].initial = self.kind_key
+        counts = meta.player_counts
+        self.fields["player_count"].choices = [(n, str(n)) for n in counts]  # type: ignore[attr-defined]
+        self.fields["player_count"].initial = 4 if 4 in counts else counts[0]
+        self.fields["variant"].choices = _variant_choices(self.kind_key)  # type: ignore[attr-defined]
+        self.fields["variant"].initial = meta.default_variant
+        help_texts = pages.of_kind(kinds.get(self.kind_key)).SEAT_HELP
+        for seat in range(4, max(counts)):  # seats 1-3 are declared above
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=_("Seat %(n)d") % {"n": seat}, required=False
+            )
+        for seat in range(1, max(counts)):
+            field = self.fields[f"seat_{seat}"]
+            field.choices = _seat_choices(self.kind_key)  # type: ignore[attr-defined]
+            field.help_text = help_texts.get(seat, "")
+        self.fields = {
+            name: field
+            for name, field in self.fields.items()
+            if not name.startswith("seat_") or int(name[5:]) < max(counts)
+        }
+
+    def clean_game_type(self) -> str:
+        return self.kind_key
 
     def bot_seats(self) -> list[tuple[int, str]]:
         count = self.cleaned_data["player_count"]
@@ -224,10 +266,28 @@ class TokenForm(forms.Form):
 
 
 class LeaderboardForm(forms.Form):
+    """A rating pool of one game (the ``game_type`` asked for, else Indulgence)."""
+
+    game_type = forms.ChoiceField(
+        choices=[(key, key) for key in kinds.KINDS], widget=forms.HiddenInput, required=False
+    )
     variant = forms.ChoiceField(label=_("Variant"), choices=list(vocab.VARIANTS.items()))
     player_count = forms.TypedChoiceField(
         label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind_key = _game_type_of(self.data if self.is_bound else None, kinds.DEFAULT)
+        meta = kinds.get(self.kind_key).meta
+        self.fields["game_type"].initial = self.kind_key
+        self.fields["variant"].choices = _variant_choices(self.kind_key)  # type: ignore[attr-defined]
+        self.fields["player_count"].choices = [  # type: ignore[attr-defined]
+            (n, str(n)) for n in meta.rated_player_counts
+        ]
+
+    def clean_game_type(self) -> str:
+        return self.kind_key
 
 
 class DisplayNameForm(forms.Form):

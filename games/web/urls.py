@@ -35,6 +35,7 @@ urlpatterns = [
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", rate_limited("profile")(views.profile), name="profile"),
     path("rules/", views.rules_page, name="rules"),
+    path("rules/<str:game_type>/", views.rules_page, name="rules_game"),
     path("settings/", views.account_settings, name="settings"),
     # The email address, the notifications page and the bell (games/web/account_urls.py).
     path("", include("games.web.account_urls")),

@@ -34,16 +34,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import bots, inbox, notifications, selectors, services, webhooks
+from games import bots, inbox, kinds, notifications, selectors, services, webhooks
 from games.api.parsers import MAX_JSON_DEPTH, json_depth
 from games.errors import NotFound, ServiceError, VersionConflict
 from games.models import GameStatus
-from games.web import account_email, endgame, forms, table, vocab
+from games.web import account_email, endgame, forms, pages, pages_indulgence, table, vocab
 
-TABLE_TEMPLATE = "games/table.html"
-TABLE_PARTS = frozenset(
-    {"table", "hand", "trick", "edicts", "seats", "status", "settlement", "handover", "gameover"}
-)
+# Indulgence's table and its partials; every game's are its pages (games/web/pages.py).
+TABLE_TEMPLATE = pages_indulgence.TABLE_TEMPLATE
+TABLE_PARTS = pages_indulgence.TABLE_PARTS
 # The polling fallback: 304 Not Modified when nothing changed (base.html's htmx-config
 # makes htmx keep the table and go on polling: htmx 2 would otherwise swap the empty body),
 # 286 with the final table once the game is over (htmx swaps it and stops polling).
@@ -191,7 +190,12 @@ def _current_language() -> str:
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = {**_lobby_context(request), "form": forms.GameCreateForm()}
+    """The lobby; ``?game=<key>`` shows the create form of that game (default Indulgence)."""
+    game_type = request.GET.get("game", kinds.DEFAULT)
+    if game_type not in kinds.KINDS:
+        game_type = kinds.DEFAULT
+    form = forms.GameCreateForm(game_type=game_type)
+    context = {**_lobby_context(request), "form": form, "game_types": kinds.hosted()}
     template = "games/lobby.html#lists" if _is_htmx(request) else "games/lobby.html"
     return render(request, template, context)
 
@@ -242,6 +246,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
         try:
             game = services.game_create(
                 creator=request.user,  # type: ignore[arg-type]
+                game_type=form.cleaned_data["game_type"],
                 player_count=form.cleaned_data["player_count"],
                 variant=form.cleaned_data["variant"],
                 turn_timeout_seconds=form.cleaned_data["turn_timeout_seconds"],
@@ -299,23 +304,18 @@ def _table_render(
     announce: bool = False,
 ) -> HttpResponse:
     view = selectors.game_view(game=game, user=request.user)
-    seen = endgame.hands_seen(request, game.pk)
-    last_hand = None
-    if table.pause_due(view, seen) or view["status"] == GameStatus.FINISHED:
-        last_hand = selectors.last_hand_summary(game=game)  # its deciding trick
-    context = table.table_context(view, hands_seen=seen, last_hand=last_hand)
-    if context["result"]:
-        context["standings"] = endgame.standings(game, view, context["seats"])
+    game_pages = pages.of(game)
+    context = game_pages.table_context(request, game, view)
     context["can_abort"] = request.user.is_authenticated and services.game_abortable(
         game, request.user
     )
     context["error"] = error
-    context["announce"] = table.announcement(context) if announce else ""
+    context["announce"] = game_pages.announcement(context) if announce else ""
     if _is_htmx(request):
-        return render(request, f"{TABLE_TEMPLATE}#{part}", context, status=status)
+        return render(request, f"{game_pages.TABLE_TEMPLATE}#{part}", context, status=status)
     context["disputes"] = selectors.disputes_visible(user=request.user, game=game)
     context["can_dispute"] = _dispute_open(game, seated=view["my_seat"] is not None)
-    return render(request, TABLE_TEMPLATE, context, status=status)
+    return render(request, game_pages.TABLE_TEMPLATE, context, status=status)
 
 
 def _dispute_open(game: Any, *, seated: bool) -> bool:
@@ -371,7 +371,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         # Opening the table is seeing that it is my turn (games/inbox.py).
         inbox.turn_notifications_seen(user=request.user, game_id=game.pk)
     part = request.GET.get("part", "table")
-    if part not in TABLE_PARTS:
+    if part not in pages.of(game).TABLE_PARTS:
         part = "table"
     return _table_render(request, game, part=part, announce=since is not None)
 
@@ -428,11 +428,19 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    form = forms.LeaderboardForm(request.GET or selectors.leaderboard_busiest_pool())
+    game_type = request.GET.get("game_type") or kinds.DEFAULT
+    if game_type not in kinds.KINDS:
+        game_type = kinds.DEFAULT
+    pool = selectors.leaderboard_busiest_pool(game_type)
+    form = forms.LeaderboardForm(
+        request.GET if "variant" in request.GET else {**pool, "game_type": game_type}
+    )
     rows: list[dict[str, Any]] = []
     if form.is_valid():
         rows = selectors.leaderboard(
-            variant=form.cleaned_data["variant"], player_count=form.cleaned_data["player_count"]
+            game_type=form.cleaned_data["game_type"],
+            variant=form.cleaned_data["variant"],
+            player_count=form.cleaned_data["player_count"],
         )
         for row in rows:
             row["name"] = vocab.player_name(
@@ -443,19 +451,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def rules_page(request: HttpRequest) -> HttpResponse:
-    from engine.indulgence.edicts import CATALOG
-
-    edicts = [
-        {
-            **vocab.edict_display(e.as_dict()),
-            "basic": e.basic,
-            "amount": e.edict_amount,
-            "reward": e.sin_reward,
-        }
-        for e in CATALOG
-    ]
-    return render(request, "rules.html", {"edicts": edicts})
+def rules_page(request: HttpRequest, game_type: str = kinds.DEFAULT) -> HttpResponse:
+    """A game's rules (``/rules/`` is Indulgence's, ``/rules/<key>/`` any game's)."""
+    if game_type not in kinds.KINDS:
+        raise Http404(_("There is no such game."))
+    game_pages = pages.of_kind(kinds.get(game_type))
+    return render(request, game_pages.RULES_TEMPLATE, game_pages.rules_context())
 
 
 # --- profile --------------------------------------------------------------------------------

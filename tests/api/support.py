@@ -60,7 +60,8 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert body["code"] == code, body
     assert isinstance(body["detail"], str), body
     assert body["detail"].endswith("."), body
-    assert set(body) <= {"code", "detail", "errors"}, body
+    # errors: invalid_request's per field; reason: illegal_action's engine code.
+    assert set(body) <= {"code", "detail", "errors", "reason"}, body
     return dict(body)
 
 

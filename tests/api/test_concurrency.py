@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 import engine.indulgence as rules
 from games import compiled, selectors, services
 from games.models import IdempotencyRecord, Move
+from games.services import steps
 from tests.api.support import game_url, three_player_game
 from tests.helpers import wait_until_a_request_waits_for_a_lock
 
@@ -143,7 +144,7 @@ def test_a_retry_that_arrives_while_the_first_request_holds_the_game_gets_its_an
     body = {"action": view["legal_actions"][0], "version": game.version}
 
     inserted, release = threading.Event(), threading.Event()
-    schedule = services._schedule_next_step
+    schedule = steps.schedule_next_step
 
     def paused(*args: Any, **kwargs: Any) -> Any:
         if not inserted.is_set():
@@ -151,7 +152,7 @@ def test_a_retry_that_arrives_while_the_first_request_holds_the_game_gets_its_an
             release.wait(timeout=20)
         return schedule(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_schedule_next_step", paused)
+    monkeypatch.setattr(steps, "schedule_next_step", paused)
     answers: dict[str, Any] = {}
 
     def submit(name: str) -> None:

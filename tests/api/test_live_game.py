@@ -141,7 +141,7 @@ def test_four_token_clients_play_a_whole_game_over_http(
     assert selectors.record_verify(record) == []  # a replay through the engine
     assert record_rules_problems(record) == []  # the rules text, without the engine
     final = spectator.get(url).json()
-    assert final["result"] == record["result"]
+    assert final["result"].items() >= record["result"].items()  # + the common keys
     assert record["seed"] == SEED
     assert len(record["moves"]) == Game.objects.get(pk=game_id).moves.count()
     assert [seat["username"] for seat in record["seats"]] == [u.username for u in users]

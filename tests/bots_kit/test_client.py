@@ -22,12 +22,49 @@ from indulgence_client import (
     VersionConflict,
     play_game,
 )
+from indulgence_client.bot import describe_result, explicit
+
+from engine import eleusis
 
 # One TCP connection per request: the test server's separate header and body writes meet
 # delayed ACKs on kept-alive connections (tests/api/test_live_game.py).
 CLOSE = {"Connection": "close"}
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_client_plays_a_whole_new_eleusis_game(
+    server: str, bot_token: Callable[[str], str]
+) -> None:
+    """The same client and bot loop play New Eleusis (issue 24): the game types, a sandbox
+    of the game with its options, explicit legal actions, the common result, the record
+    (NE-29.3) that the engine's verify accepts."""
+    rng = random.Random(5)
+    with Client(server, headers=CLOSE, token=bot_token("kiteleusis")) as client:
+        assert [t["key"] for t in client.game_types()] == ["indulgence", "eleusis"]
+        view = client.create_sandbox(
+            seed="kit-eleusis",
+            player_count=4,
+            game_type="eleusis",
+            bot="novice",
+            options={"hand_size": 4, "sanity_walks": 20, "round_limit": 1},
+        )
+        assert view["game_type"] == "eleusis"
+        final = play_game(
+            client,
+            view["id"],
+            lambda v: rng.choice(explicit(v)),
+            use_stream=False,
+        )
+        assert final["status"] == "finished"
+        assert final["result"]["winner_seats"]
+        assert "points" in describe_result(final)
+        record = client.export(view["id"])
+        assert eleusis.verify(record).ok
+        mine = client.list_games(game_type="eleusis", mine=True)["results"]
+        assert [g["id"] for g in mine] == [view["id"]]
+        board = client.leaderboard(game_type="eleusis", player_count=4)
+        assert board["variant"] == "standard"
 
 
 def test_the_client_plays_a_whole_sandbox_game_while_a_stream_follows_it(

@@ -153,3 +153,40 @@ def test_a_broken_bot_is_reported_broken(
     for line, start in zip(lines, expected, strict=False):
         assert line.startswith(start), out
     assert lines[-1] == f"0 of {len(expected)} checks passed"
+
+
+def test_the_example_bot_passes_the_checks_at_a_new_eleusis_table(
+    server: str, bot_token: Callable[[str], str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same tool and the same example bot at New Eleusis tables (issue 24): 4 seats,
+    novice opponents, small hands; the tool's scripted refusals and conflicts pick only
+    explicit legal actions (an entry with a "template" is a family, not an action)."""
+    good = [sys.executable, str(ROOT / "examples" / "bots" / "random_bot.py")]
+    argv = conformance(
+        server,
+        bot_token("eleusisbot"),
+        "--game-type",
+        "eleusis",
+        "--players",
+        "4",
+        "--opponents",
+        "novice",
+        "--option",
+        "hand_size=6",
+        "--option",
+        "sanity_walks=20",
+        "--checks",
+        "plays,illegal_action,version_conflict",
+        "--",
+        *good,
+        "--server",
+        "{server}",
+        "--token",
+        "{token}",
+        "--game",
+        "{game}",
+    )
+    status = main(argv)
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert out.strip().splitlines()[-1] == "3 of 3 checks passed"

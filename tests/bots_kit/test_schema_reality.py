@@ -324,6 +324,54 @@ def test_a_client_generated_from_the_schema_plays_a_whole_game_as_documented(
             "get",
             moves.sync_detailed(game_id=created.id, client=client),
         )
+
+        # The same generated client plays a whole game of New Eleusis (issue 24): the
+        # view and the record are the schema's EleusisGameViewResponse and
+        # EleusisExportResponse; actions are the view's explicit legal actions (an entry
+        # with a "template" describes a family of actions).
+        types = importlib.import_module(f"{package}.api.games.game_types_list")
+        listed = checked("/api/v1/game-types/", "get", types.sync_detailed(client=client))
+        assert [t.key.value for t in listed] == ["indulgence", "eleusis"]
+        body = models.GameCreateRequest.from_dict(
+            {
+                "game_type": "eleusis",
+                "player_count": 4,
+                "rated": False,
+                "seed": "generated-eleusis",
+                "options": {"hand_size": 4, "sanity_walks": 20, "round_limit": 1},
+                "bots": [{"seat": s, "bot": "novice"} for s in (1, 2, 3)],
+            }
+        )
+        created = checked("/api/v1/games/", "post", create.sync_detailed(client=client, body=body))
+        assert isinstance(created, models.EleusisGameViewResponse), created
+        view = created
+        for _ in range(1000):
+            assert isinstance(view, models.EleusisGameViewResponse), view
+            if view.status.value == "finished":
+                break
+            explicit = [a for a in view.legal_actions if "template" not in a.to_dict()]
+            if view.to_act != view.my_seat or not explicit:  # the bots: look again
+                view = checked(
+                    game, "get", retrieve.sync_detailed(game_id=created.id, client=client)
+                )
+                continue
+            request = models.ActionRequest.from_dict(
+                {"action": rng.choice(explicit).to_dict(), "version": view.version}
+            )
+            view = checked(
+                actions, "post", act.sync_detailed(game_id=created.id, client=client, body=request)
+            )
+        assert view.status.value == "finished"
+        assert view.result is not None
+        assert view.result.winner_seats
+        record = checked(
+            "/api/v1/games/{game_id}/export",
+            "get",
+            export.sync_detailed(game_id=created.id, client=client),
+        )
+        assert isinstance(record, models.EleusisExportResponse), record
+        assert record.format_ == "eleusis-record-1"
+        assert record.seed == "generated-eleusis"
     finally:
         sys.path.remove(str(tmp_path))
         for name in [m for m in sys.modules if m.startswith("indulgence_generated")]:

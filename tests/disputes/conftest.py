@@ -12,6 +12,7 @@ import pytest
 import engine.indulgence as rules
 from games import services
 from games.models import ActorKind, Dispute, Game, GameStatus, HandSettlement, Move
+from games.services import store
 from tests.helpers import game_with_seed
 
 Users = dict[int, Any]
@@ -98,7 +99,7 @@ def log_append(game: Game, players: Users, steps: list[dict[str, Any]]) -> Game:
         )
     Move.objects.bulk_create(moves)
     HandSettlement.objects.bulk_create(settlements)
-    services._store_state(game, state)
+    store.store_state(game, state)
     game.save()
     return game
 

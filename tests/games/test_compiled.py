@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from games import compiled, notifications, selectors, services
 from games.compiled import CompiledQuery
 from games.models import Event, Game, Seat
+from games.services import store
 from tests.helpers import game_with_seed
 
 pytestmark = pytest.mark.django_db
@@ -53,8 +54,8 @@ def test_the_locked_game_with_a_key_record_is_what_the_orm_reads(users: list[Any
     )
     for key in ("key-1", "no-such-key"):
         with transaction.atomic():
-            locked = services._GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, key)
-            orm = services._games_locked_with_key(game.pk, mover.pk, key).first()
+            locked = store.GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, key)
+            orm = store.games_locked_with_key(game.pk, mover.pk, key).first()
         assert locked is not None
         assert orm is not None
         same_instance(locked, orm)
@@ -62,7 +63,7 @@ def test_the_locked_game_with_a_key_record_is_what_the_orm_reads(users: list[Any
         for name in ("has_florin_adjustments", "idempotent_hash", "idempotent_response"):
             assert getattr(locked, name) == getattr(orm, name), name
     with transaction.atomic():
-        found = services._GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, "key-1")
+        found = store.GAME_LOCKED_WITH_KEY.first(game.pk, mover.pk, "key-1")
     assert found is not None
     assert isinstance(found.idempotent_response, dict)  # type: ignore[attr-defined]
     assert found.idempotent_response["version"] == game.version + 1  # type: ignore[attr-defined]
@@ -73,9 +74,9 @@ def test_each_call_runs_with_its_own_arguments(users: list[Any], make_user: Any)
     others = [make_user(f"other-{i}") for i in range(3)]
     second = started_game(others, "compiled-3")
     with transaction.atomic():
-        assert services._lock_game(first.pk).pk == first.pk
-        assert services._lock_game(second.pk).pk == second.pk
-        assert services._GAME_LOCKED.first(10**9) is None
+        assert store.lock_game(first.pk).pk == first.pk
+        assert store.lock_game(second.pk).pk == second.pk
+        assert store.GAME_LOCKED.first(10**9) is None
 
 
 def test_seats_come_with_their_accounts_and_game_in_one_query(users: list[Any]) -> None:
@@ -129,7 +130,7 @@ def test_a_sentinel_the_lookup_rewrites_is_refused_when_built() -> None:
 
 def test_the_wrong_number_of_arguments_is_refused() -> None:
     with pytest.raises(TypeError):
-        services._GAME_LOCKED(1, 2)
+        store.GAME_LOCKED(1, 2)
 
 
 @pytest.mark.postgres
@@ -237,11 +238,11 @@ def test_parameters_are_what_the_orm_would_send(users: list[Any]) -> None:
             orm = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in plan.fields]
         assert shortcut is not None
         assert [repr(v) for v in shortcut] == [repr(v) for v in orm]
-    compiled.update(game, services.GAME_PLAY_FIELDS)  # builds the game's update plan
+    compiled.update(game, store.GAME_PLAY_FIELDS)  # builds the game's update plan
     [plan] = [
         p
         for key, p in compiled._WRITE_PLANS.items()
-        if key[:3] == ("update", Game, tuple(services.GAME_PLAY_FIELDS))
+        if key[:3] == ("update", Game, tuple(store.GAME_PLAY_FIELDS))
         and key[-1] == connection.vendor
     ]
     with mock.patch.object(timezone, "now", return_value=now):

@@ -116,6 +116,8 @@ MORE: dict[str, tuple[str, str, dict[str, Any] | None, dict[str, Outcome]]] = {
         _row(OK, OK, OK, OK, OK, OK),
     ),
     "account stream": ("get", "/api/v1/stream", None, _row(OK, OK, OK, NO_ACCOUNT, OK, OK)),
+    # The games the server hosts (issue 24): public, as the schema.
+    "game types": ("get", "/api/v1/game-types/", None, _row(OK, OK, OK, OK, OK, OK)),
     # Only the game's creator may abort it (nobody has moved yet): the owner, seat 0,
     # who is "seated" here (seat 2, the first Ruler of this deal, is to act).
     "abort": (

@@ -30,6 +30,7 @@ GET: dict[str, tuple[str, str, str, str]] = {
     "lobby": ("200", "200", "200", "200"),
     "leaderboard": ("200", "200", "200", "200"),
     "rules": ("200", "200", "200", "200"),
+    "rules_game": ("200", "200", "200", "200"),  # every game's rules page (issue 24)
     # Spectating is open: the table and its history show what a spectator may know.
     "table": ("200", "200", "200", "200"),
     "history": ("200", "200", "200", "200"),
@@ -81,6 +82,7 @@ def _url(name: str, route: str, cast: Cast) -> str:
         "token": "forged",
         "uidb64": "MQ",
         "username": cast.owner.username,
+        "game_type": "eleusis",
         "notification_id": cast.owner.notifications.order_by("pk").first().pk,
     }
     params = re.findall(r"<(?:\w+:)?(\w+)>", route)

@@ -27,7 +27,7 @@ def _forced_move_game(owner: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Game
     took: list[float] = []
     real_play = services.bot_turn_play
 
-    def instant(kind: str, view: dict[str, Any], rng: Any) -> dict[str, Any]:
+    def instant(kind: str, view: dict[str, Any], rng: Any, **game: Any) -> dict[str, Any]:
         return dict(view["legal_actions"][0])
 
     def timed(**kwargs: Any) -> bool:

@@ -181,6 +181,7 @@ DEFAULT_KWARGS: dict[str, Callable[[Cast], Any]] = {
     "token": lambda c: "x",
     "uidb64": lambda c: urlsafe_base64_encode(force_bytes(c.owner.pk)),
     "username": lambda c: c.owner.username,
+    "game_type": lambda c: "eleusis",
     "notification_id": lambda c: c.owner.notifications.order_by("pk").first().pk,
 }
 

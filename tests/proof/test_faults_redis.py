@@ -12,14 +12,13 @@ from typing import Any
 
 import pytest
 import redis
-from celery import Task
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client as DjangoClient
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from games import deadlines, selectors, services, tasks
+from games import deadlines, jobs, selectors, services, tasks
 from games.models import (
     DeliveryStatus,
     Event,
@@ -278,10 +277,10 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]
     copies itself (the worker's own follow-up tasks are sent as usual)."""
     record: list[tuple[str, tuple[Any, ...]]] = []
 
-    def keep(task: Task, *args: Any) -> None:
-        record.append((task.name, args))
+    def keep(name: str, *args: Any) -> None:
+        record.append((name, args))
 
-    monkeypatch.setattr(tasks, "enqueue_on_commit", keep)
+    monkeypatch.setattr(jobs, "enqueue_on_commit", keep)
     return record
 
 

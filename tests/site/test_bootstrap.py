@@ -29,7 +29,9 @@ def test_it_creates_an_admin_and_one_account_per_bot(
     assert [(p.user.username, p.bot_kind) for p in bots] == [
         ("bot-heuristic", "heuristic"),
         ("bot-ismcts", "ismcts"),
+        ("bot-novice", "novice"),  # New Eleusis' bots (issue 24)
         ("bot-random", "random"),
+        ("bot-scientist", "scientist"),
     ]
     assert not any(p.user.has_usable_password() for p in bots)
 
@@ -43,4 +45,4 @@ def test_running_it_twice_keeps_the_same_credentials(
     call_command("bootstrap_demo", stdout=first)
     call_command("bootstrap_demo", stdout=second)
     assert first.getvalue() == second.getvalue()
-    assert get_user_model().objects.filter(username__startswith="bot-").count() == 3
+    assert get_user_model().objects.filter(username__startswith="bot-").count() == 5

@@ -51,6 +51,7 @@ def test_the_invitee_account_stream_carries_the_challenge_and_the_inviter_does_n
     assert challenge["url"].endswith(f"/games/{game_id}/")
     assert challenge["data"] == {
         "from": "owner",
+        "game_type": "indulgence",
         "variant": "expert",
         "player_count": 3,
         "rated": False,

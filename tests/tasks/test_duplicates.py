@@ -22,10 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from celery import Task
 from django.conf import settings
 
-from games import selectors, services, tasks
+from games import jobs, selectors, services
 from games.models import DeliveryStatus, Game, GameStatus, HandSettlement, Move, WebhookDelivery
 from tests.helpers import snapshot_mismatches
 from tests.procs import QUEUE, Worker, wait_until
@@ -41,14 +40,14 @@ OWNER_MOVES = 40
 def every_task_thrice(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Queue every task this process sends ``COPIES`` times (after the same commit)."""
     sent: list[str] = []
-    original = tasks.enqueue_on_commit
+    original = jobs.enqueue_on_commit
 
-    def thrice(task: Task, *args: Any) -> None:
-        sent.append(task.name)
+    def thrice(name: str, *args: Any) -> None:
+        sent.append(name)
         for _ in range(COPIES):
-            original(task, *args)
+            original(name, *args)
 
-    monkeypatch.setattr(tasks, "enqueue_on_commit", thrice)
+    monkeypatch.setattr(jobs, "enqueue_on_commit", thrice)
     return sent
 
 

@@ -13,7 +13,7 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games import deadlines, notifications, services, tasks
+from games import deadlines, jobs, notifications, services, tasks
 from games.models import EmailStatus, Notification, NotificationKind
 from indulgence_site.celery import app as celery_app
 
@@ -82,7 +82,7 @@ def test_a_task_delivered_twice_sends_one_email(users: list[Any], settings: Any)
     owner = users[0]
     settings.CELERY_TASK_ALWAYS_EAGER = False  # queue nothing: run the task by hand
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tasks, "enqueue_on_commit", lambda *args: None)
+        patch.setattr(jobs, "enqueue_on_commit", lambda *args: None)
         notification = notify(owner)
     assert notification.email_status == EmailStatus.PENDING
     assert tasks.notification_email.apply(args=(notification.pk,)).get() == EmailStatus.SENT
@@ -121,7 +121,7 @@ def test_a_stale_sending_claim_is_sent_again_by_the_sweep_once(
     owner = users[0]
     settings.CELERY_TASK_ALWAYS_EAGER = False
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tasks, "enqueue_on_commit", lambda *args: None)
+        patch.setattr(jobs, "enqueue_on_commit", lambda *args: None)
         notification = notify(owner)
     # A worker claimed it and died before sending.
     claimed_at = timezone.now() - timedelta(seconds=settings.EMAIL_CLAIM_STALE_SECONDS + 5)

@@ -20,6 +20,7 @@ line the example bots share.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import random
 import time
@@ -135,21 +136,30 @@ def play_forever(client: Client, decide: Decide, *, max_games: int | None = None
 
 
 def describe_result(view: View) -> str:
-    """One line: the game, its status and the final florins."""
+    """One line: the game, its status and the final scores (every game's common result:
+    ``winner_seats``, ``scores``; Indulgence's scores are florins)."""
     result = view.get("result") or {}
     seats = {seat["seat"]: seat["username"] for seat in view.get("seats", [])}
-    florins = ", ".join(
-        f"{seats.get(int(seat), seat)} {amount}"
-        for seat, amount in (result.get("florins") or {}).items()
-    )
-    winner = result.get("winner_seat")
-    won = "you won" if winner is not None and winner == view.get("my_seat") else "you lost"
-    if winner is None:
+    scores = result.get("scores") or result.get("florins") or {}
+    listed = ", ".join(f"{seats.get(int(seat), seat)} {amount}" for seat, amount in scores.items())
+    winners = result.get("winner_seats")
+    if winners is None and result.get("winner_seat") is not None:
+        winners = [result["winner_seat"]]
+    if not winners:
         return f"game {view['id']}: {view['status']}"
+    won = "you won" if view.get("my_seat") in winners else "you lost"
+    names = ", ".join(str(seats.get(w, w)) for w in winners)
+    unit = "florins" if "florins" in result else "points"
     return (
-        f"game {view['id']}: {view['status']}, winner {seats.get(winner, winner)} "
-        f"({result.get('reason')}); florins: {florins}; {won}"
+        f"game {view['id']}: {view['status']}, winner {names} "
+        f"({result.get('reason')}); {unit}: {listed}; {won}"
     )
+
+
+def explicit(view: View) -> list[Action]:
+    """The legal actions spelled out in full (an entry with ``template`` describes a
+    family to fill in: New Eleusis' strings of cards, a rule's source)."""
+    return [action for action in view["legal_actions"] if "template" not in action]
 
 
 def parser(description: str) -> argparse.ArgumentParser:
@@ -164,13 +174,25 @@ def parser(description: str) -> argparse.ArgumentParser:
         help="Create an unrated seeded game against built-in bots and play it.",
     )
     p.add_argument("--seed", default="sandbox-1", help="The sandbox's seed (reproducible deal).")
-    p.add_argument("--players", type=int, choices=(3, 4), default=3)
-    p.add_argument("--variant", choices=("basic", "expert"), default="basic")
+    p.add_argument(
+        "--game-type",
+        default="indulgence",
+        help="The sandbox's game: indulgence (default) or eleusis (GET /api/v1/game-types/).",
+    )
+    p.add_argument("--players", type=int, default=3, help="The sandbox's seats (default 3).")
+    p.add_argument("--variant", default=None, help="The sandbox's variant (default: the first).")
     p.add_argument(
         "--opponents",
-        choices=("random", "heuristic", "ismcts"),
         default="random",
-        help="The built-in bots in a sandbox.",
+        help="The built-in bots in a sandbox (Indulgence: random, heuristic, ismcts; New "
+        "Eleusis: random, novice, scientist).",
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="A table option of the sandbox's game, e.g. hand_size=6 (repeatable).",
     )
     p.add_argument("--poll", action="store_true", help="Poll instead of using the streams.")
     p.add_argument(
@@ -205,11 +227,17 @@ def main(
     with Client(args.server, args.token, headers=headers) as client:
         if args.create_sandbox or args.game is not None:
             if args.create_sandbox:
+                options = {
+                    key: json.loads(value)
+                    for key, _, value in (item.partition("=") for item in args.option)
+                }
                 view = client.create_sandbox(
                     seed=args.seed,
                     player_count=args.players,
+                    game_type=args.game_type,
                     variant=args.variant,
                     bot=args.opponents,
+                    options=options or None,
                 )
                 print(f"created sandbox game {view['id']} (seed {args.seed!r})", flush=True)
                 game_id = int(view["id"])

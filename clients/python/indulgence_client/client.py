@@ -29,7 +29,10 @@ JsonDict = dict[str, Any]
 View = JsonDict
 Action = JsonDict
 Status = Literal["open", "in_progress", "finished", "void"]
-BotKind = Literal["random", "heuristic", "ismcts"]
+# Built-in bots: Indulgence's random, heuristic, ismcts; New Eleusis' random, novice,
+# scientist (GET /api/v1/game-types/ lists each game's).
+BotKind = str
+GameType = str  # "indulgence" (the default), "eleusis", ... (GET /api/v1/game-types/)
 
 API_PREFIX = "/api/v1"
 DEFAULT_USER_AGENT = "indulgence-client/0.1"
@@ -139,18 +142,31 @@ class Client:
 
     # --- games ---------------------------------------------------------------------------
 
+    def game_types(self) -> list[JsonDict]:
+        """The games the server hosts: key, title, player counts, variants, bots."""
+        types: list[JsonDict] = self._json("GET", "game-types/")
+        return types
+
     def create_game(
         self,
         player_count: int,
         *,
-        variant: Literal["basic", "expert"] = "basic",
+        game_type: GameType = "indulgence",
+        variant: str | None = None,
         bots: dict[int, BotKind] | None = None,
         rated: bool = True,
         seed: str | None = None,
         turn_timeout_seconds: int | None = None,
+        options: JsonDict | None = None,
     ) -> View:
-        """Create a game (you take seat 0); ``bots`` maps seats to built-in bots."""
-        body: JsonDict = {"player_count": player_count, "variant": variant, "rated": rated}
+        """Create a game of ``game_type`` (you take seat 0); ``bots`` maps seats to
+        built-in bots; ``variant`` None is the game's first; ``options`` are the game's
+        own table settings (New Eleusis: hand_size, difficulty, ...)."""
+        body: JsonDict = {"game_type": game_type, "player_count": player_count, "rated": rated}
+        if variant is not None:
+            body["variant"] = variant
+        if options:
+            body["options"] = options
         if bots:
             body["bots"] = [{"seat": seat, "bot": kind} for seat, kind in sorted(bots.items())]
         if seed is not None:
@@ -165,18 +181,22 @@ class Client:
         *,
         seed: str,
         player_count: int = 3,
-        variant: Literal["basic", "expert"] = "basic",
+        game_type: GameType = "indulgence",
+        variant: str | None = None,
         bot: BotKind = "random",
         turn_timeout_seconds: int | None = None,
+        options: JsonDict | None = None,
     ) -> View:
         """An unrated game with a chosen seed against built-in bots: reproducible deals."""
         return self.create_game(
             player_count,
+            game_type=game_type,
             variant=variant,
             bots={seat: bot for seat in range(1, player_count)},
             rated=False,
             seed=seed,
             turn_timeout_seconds=turn_timeout_seconds,
+            options=options,
         )
 
     def list_games(
@@ -186,9 +206,12 @@ class Client:
         mine: bool = False,
         limit: int = 50,
         offset: int = 0,
+        game_type: GameType | None = None,
     ) -> JsonDict:
         """One page: ``{"count", "next", "previous", "results": [summary, ...]}``."""
         params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if game_type:
+            params["game_type"] = game_type
         if status:
             params["status"] = status
         if mine:
@@ -258,11 +281,19 @@ class Client:
     def leaderboard(
         self,
         *,
-        variant: Literal["basic", "expert"] = "basic",
+        game_type: GameType = "indulgence",
+        variant: str | None = None,
         player_count: int = 4,
         limit: int = 100,
     ) -> JsonDict:
-        params = {"variant": variant, "player_count": player_count, "limit": limit}
+        """One rating pool: a game, a variant (None: the game's first), a player count."""
+        params: dict[str, Any] = {
+            "game_type": game_type,
+            "player_count": player_count,
+            "limit": limit,
+        }
+        if variant is not None:
+            params["variant"] = variant
         board: JsonDict = self._json("GET", "leaderboard", params=params)
         return board
 

@@ -3,11 +3,12 @@
     python -m indulgence_client.conformance --server http://127.0.0.1:8000 --token $TOKEN \\
         -- python examples/bots/random_bot.py --server {server} --token {token} --game {game}
 
-For each check the tool creates an unrated sandbox game (the bot's account at seat 0,
-built-in bots elsewhere), starts the bot with ``{server}`` pointing at a proxy the tool
-controls (:mod:`indulgence_client.proxy`), ``{token}`` and ``{game}`` filled in (a bot
-without ``{game}`` must find the game itself, e.g. from the account stream), watches what
-it does and stops it. Checks:
+For each check the tool creates an unrated sandbox game of ``--game-type`` (Indulgence by
+default; ``--game-type eleusis`` for New Eleusis, with ``--option hand_size=6`` and the
+like; the bot's account at seat 0, built-in bots elsewhere), starts the bot with
+``{server}`` pointing at a proxy the tool controls (:mod:`indulgence_client.proxy`),
+``{token}`` and ``{game}`` filled in (a bot without ``{game}`` must find the game itself,
+e.g. from the account stream), watches what it does and stops it. Checks:
 
 * ``plays``: the bot makes moves in the game.
 * ``illegal_action``: its action is answered ``400 illegal_action``; it must send a
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import multiprocessing
 import os
 import signal
@@ -67,6 +69,8 @@ class Settings:
     seed: str = "conformance"
     players: int = 3
     opponents: str = "random"
+    game_type: str = "indulgence"
+    options: dict[str, Any] | None = None
     check_timeout: float = 30.0
     moves: int = 3  # plays / near_timeout: moves to watch
     turn_timeout: int = 60
@@ -165,8 +169,10 @@ class Runner:
         view = self.client.create_sandbox(
             seed=f"{s.seed}-{name}",
             player_count=s.players,
-            bot=s.opponents,  # type: ignore[arg-type]
+            game_type=s.game_type,
+            bot=s.opponents,
             turn_timeout_seconds=s.turn_timeout if name == "near_timeout" else None,
+            options=s.options,
         )
         game = int(view["id"])
         try:
@@ -419,7 +425,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--callable", help="The bot as module:function(server, token, game).")
     parser.add_argument("--seed", default="conformance")
-    parser.add_argument("--opponents", default="random", choices=("random", "heuristic", "ismcts"))
+    parser.add_argument(
+        "--game-type",
+        default="indulgence",
+        help="The game to check the bot at (default indulgence).",
+    )
+    parser.add_argument(
+        "--players", type=int, default=3, help="Seats of the check games (default 3)."
+    )
+    parser.add_argument(
+        "--opponents",
+        default="random",
+        help="Built-in bots at the other seats (Indulgence: random, heuristic, ismcts; New "
+        "Eleusis: random, novice, scientist).",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="A table option of the game (New Eleusis: hand_size=6, ...); repeatable.",
+    )
     parser.add_argument("--check-timeout", type=float, default=30.0)
     parser.add_argument("--moves", type=int, default=3)
     parser.add_argument("--turn-timeout", type=int, default=60)
@@ -432,9 +458,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     bot: Sequence[str] | BotCallable = (
         load_callable(args.callable) if args.callable else list(args.command)
     )
+    options = {key: json.loads(value) for key, _, value in (o.partition("=") for o in args.option)}
     settings = Settings(
         seed=args.seed,
+        players=args.players,
         opponents=args.opponents,
+        game_type=args.game_type,
+        options=options or None,
         check_timeout=args.check_timeout,
         moves=args.moves,
         turn_timeout=args.turn_timeout,

@@ -303,7 +303,8 @@ class Proxy:
                 return
             if plan.injected_at is None:
                 view, _ = await self._view(plan.game, headers)
-                if len(view.get("legal_actions") or []) >= 2 and record.version in (
+                explicit = [a for a in view.get("legal_actions") or [] if "template" not in a]
+                if len(explicit) >= 2 and record.version in (
                     None,
                     view.get("version"),
                 ):
@@ -316,7 +317,8 @@ class Proxy:
 
         if plan.kind == "conflict" and plan.injected_at is None:
             view, _ = await self._view(plan.game, headers)
-            legal = view.get("legal_actions") or []
+            # Entries with a "template" describe a family (New Eleusis): not sendable.
+            legal = [a for a in view.get("legal_actions") or [] if "template" not in a]
             if legal:
                 move = {"action": legal[-1], "version": view.get("version")}
                 own = {k: v for k, v in headers.items() if k != "idempotency-key"}
