@@ -1,0 +1,133 @@
+"""Whole games with an automa (section 14, H.2): the 16.3 invariants after every step for
+2, 3 and 4 seats with each of the four automa, determinism, the JSON round trip in the
+middle of an automa's Oust, and no view carrying a hidden card (15.4)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import registry
+from engine.pax import engine as E
+from engine.pax import record as R
+from engine.pax.invariants import problems
+from engine.pax.state import State
+from engine.pax.view import view
+from tests.engine.pax.test_games import _ids, _known
+
+BOTS = ("SG", "J2", "AC", "AW")
+
+
+def play(players: int, bot: str, seed: str, cap: int = 30) -> list[State]:
+    """A game of random humans against the automa; every state along the way."""
+    states = [E.new_game(players, f"automa-{bot}", seed, {"round_cap": cap})]
+    rng = random.Random(seed)
+    while not E.is_over(states[-1]):
+        s = states[-1]
+        seat = E.to_act(s)
+        if seat is None:
+            states.append(E.advance(s))
+        else:
+            assert seat < players - 1, "the automa is never asked (15.1.3)"
+            states.append(E.apply(s, seat, rng.choice(E.legal_actions(s, seat))))
+    return states
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from((2, 3, 4)), st.sampled_from(BOTS), st.text(min_size=1, max_size=8))
+def test_16_3_every_invariant_holds_after_every_step_with_an_automa(
+    players: int, bot: str, seed: str
+) -> None:
+    states = play(players, bot, seed)
+    for s in states:
+        assert problems(s) == []
+    result = E.result(states[-1])
+    assert result is not None
+    assert sorted(x for rank in result["ranking"] for x in rank) == list(range(players))
+    if result["reason"] == "automa_plot":
+        assert result["winner_seats"] == [players - 1]
+        assert result["automa_plot"] in (1, 2, 3)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_14_every_automa_plays_whole_games_at_every_seat_count(players: int, bot: str) -> None:
+    """R78: each automa turn is automatic steps; its script lines are logged (H.6)."""
+    for n in range(3):
+        states = play(players, bot, f"whole-{n}")
+        for s in states:
+            assert problems(s) == []
+        log = states[-1].log
+        automa_turns = [
+            e
+            for e in log
+            for st in e["steps"]
+            if st["step"] == "turn" and st["seat"] == players - 1
+        ]
+        lines = [st for e in log for st in e["steps"] if st["step"] == "automa"]
+        assert automa_turns
+        assert all(st["seat"] == players - 1 and st["text"] for st in lines)
+
+
+def test_0_4_the_same_seed_and_choices_give_the_same_automa_game() -> None:
+    for bot in BOTS:
+        a = play(3, bot, "determinism")[-1]
+        b = play(3, bot, "determinism")[-1]
+        assert a == b
+        assert R.full_record(a) == R.full_record(b)
+
+
+def test_the_record_names_the_automa() -> None:
+    s = play(2, "AW", "record")[-1]
+    rec = R.full_record(s)
+    assert rec["settings"]["automa"] == "AW"
+    assert rec["settings"]["variant"] == "automa-AW"
+    assert rec["seats"][1]["automa"] == "AW"
+    assert rec["state"]["players"][1]["hand"] == []
+
+
+def test_state_to_json_round_trips_while_a_human_answers_the_automa() -> None:
+    """A pause inside the automa's step (a human's oust_card or gain) is a state like
+    any other: saved and restored, it plays on the same (P-9)."""
+    found = 0
+    for bot in BOTS:
+        for n in range(6):
+            for s in play(2, bot, f"pause-{n}"):
+                if s.pending and s.program == "automa":
+                    back = R.state_from_json(json.loads(json.dumps(R.state_to_json(s))))
+                    assert back == s
+                    seat = E.to_act(s)
+                    assert seat is not None
+                    action = E.legal_actions(s, seat)[0]
+                    assert E.apply(back, seat, action) == E.apply(s, seat, action)
+                    found += 1
+    assert found > 3
+
+
+def test_15_4_no_view_of_an_automa_game_carries_a_hidden_card() -> None:
+    checked = hidden = 0
+    for n, bot in enumerate(BOTS * 2):
+        players = 2 + n % 3
+        for s in play(players, bot, f"hide-{n}", cap=12)[::7]:
+            for seat in [None, *range(players)]:
+                v = view(s, seat)
+                assert isinstance(v["state"]["deck"], int)
+                leaked = _ids(json.loads(json.dumps(v))) - _known(s, seat)
+                assert not leaked, (seat, sorted(leaked))
+                if s.plan is not None:
+                    assert v["state"]["plan"] == s.plan  # PLAN cards are public (15.4)
+                hidden += len(set(s.deck) - _known(s, seat))
+                checked += 1
+    assert checked > 100
+    assert hidden > 1000
+
+
+def test_h2_p22_the_registry_offers_every_automa_variant() -> None:
+    game = registry.get("pax")
+    assert game.META.variants == ("standard", "automa-SG", "automa-J2", "automa-AC", "automa-AW")
+    s = game.new_game(2, "automa-J2", "registry")
+    assert game.full_record(s)["settings"]["automa"] == "J2"
