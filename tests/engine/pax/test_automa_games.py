@@ -131,3 +131,48 @@ def test_h2_p22_the_registry_offers_every_automa_variant() -> None:
     assert game.META.variants == ("standard", "automa-SG", "automa-J2", "automa-AC", "automa-AW")
     s = game.new_game(2, "automa-J2", "registry")
     assert game.full_record(s)["settings"]["automa"] == "J2"
+
+
+def test_g_bots_json_is_appendix_g_and_14_10() -> None:
+    """bots.json against the spec's Appendix G table and the plots of 14.10."""
+    from engine.pax.loader import data
+
+    bots = data().bots
+    diagrams = {
+        "SG": (6, 5, 3, 1, 2, 4),
+        "J2": (5, 6, 4, 2, 1, 3),
+        "AC": (6, 5, 4, 3, 1, 2),
+        "AW": (3, 5, 6, 2, 1, 4),
+    }
+    frame = ("FL", "FR", "R", "BR", "BL", "L")
+    for bot, numbers in diagrams.items():
+        assert tuple(bots[bot].diagram[d] for d in frame) == numbers
+    plots = {bot: [(p.kind, dict(p.params)) for p in bots[bot].plots] for bot in diagrams}
+    assert plots == {
+        "SG": [
+            ("edicts_discarded", {"min": 4}),
+            ("lodge_size", {"min": 5}),
+            ("disks_on_map", {"min": 8}),
+        ],
+        "J2": [
+            ("disks_on_map", {"min": 8}),
+            ("human_without_disks", {"from_round": 2}),
+            ("deck_exhaustions", {"min": 2}),
+        ],
+        "AC": [
+            ("lodge_size", {"min": 5}),
+            ("controls_affiliated", {"affiliations": ("FM", "RC"), "min": 5}),
+            ("disks_on_map", {"min": 8}),
+        ],
+        "AW": [
+            ("lodge_size", {"min": 5}),
+            ("controls_rank", {"ranks": ("A", "K"), "min": 3}),
+            ("disks_on_map", {"min": 8}),
+        ],
+    }
+    assert [(b.complexity, b.difficulty, b.targeting) for b in bots.values()] == [
+        ("low", "low", "priority"),
+        ("medium", "hard", "priority"),
+        ("medium", "medium", "plan"),
+        ("high", "hard", "plan"),
+    ]

@@ -227,3 +227,22 @@ def test_14_9_2_a_lodge_set_of_5_the_automa_controls_wins_plot_1() -> None:
         put(t, pos, card, [BOT] if pos in ((2, 1), (2, 3), (2, 5)) else [])
     put(t, (3, 6), "PIL029", [0, 0, 0, 0])  # SCH/NOB next to (2, 5) and (2, 7)
     assert victory(t, BOT) == 1
+
+
+def test_p39_f2_needs_a_full_target_without_it_r46_applies() -> None:
+    """T (PIL001, FM) holds only a bot disk and has open slots, but all 20 bot disks are
+    on the map: a1 and f1 cannot be done, f2's "it has none" is false: R46."""
+    t = atable(2, "AC")
+    bpos(t, (2, 3), "PIL016", disks=4)
+    put(t, R, "PIL001", [BOT])
+    for pos, card, n in (
+        ((0, 3), "PIL017", 4),
+        ((0, 5), "PIL020", 4),
+        ((4, 3), "PIL022", 4),
+        ((4, 5), "PIL029", 3),
+    ):
+        put(t, pos, card, [BOT] * n)
+    assert t.disks[BOT] == 0
+    deck_top(t, P_PLAIN)
+    s = turn(t)
+    assert lines(s)[1][0] == "R46"

@@ -81,6 +81,7 @@ def test_14_10_1_b2_ousts_a_human_crown_next_to_b() -> None:
     assert s.oust is not None
     assert (s.oust.attacker, s.oust.defender, s.oust.k) == (BOT, 0, 1)
     assert s.oust.init == (1 + 2, 1)  # B's disk next to the Crown, +2 favor spent
+    assert s.oust.acting == idx(t, (2, 3))  # P-41: B acts
     assert s.favor[BOT] == (0,) * 6
     assert s.deck[0] == "PIL019"  # not turned before the human commits (15.2.3)
     s = act(s, {"type": "oust_card", "card": "PIL001"})  # 3 + 1 = 4 against 3 + 5 = 8
