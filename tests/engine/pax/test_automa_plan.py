@@ -78,7 +78,7 @@ def test_14_5_5_step_5_without_a_card_to_turn_the_automa_counts_1() -> None:
     assert lines(s)[:2] == [("plan", None), ("plan", [1, 4])]
 
 
-def test_14_10_3_a1_influences_a_freemason_target() -> None:
+def test_14_10_3_r45_a1_influences_a_freemason_target() -> None:
     t, s = ac("PIL001", [])  # MAG/NOB, FM
     assert ("a1", [2, 1]) in lines(s)
     assert slots(s, R) == [BOT, None, None]
@@ -123,7 +123,7 @@ def test_14_10_3_e1_ousts_a_plain_target_with_human_disks() -> None:
     assert steps(s, "oust")
 
 
-def test_14_10_3_r61_e2_expels_a_plain_target_with_the_plan_card() -> None:
+def test_14_10_3_r53_r61_e2_expels_a_plain_target_with_the_plan_card() -> None:
     _t, s = ac("PIL024", [])
     assert ("e2", [2, 1]) in lines(s)
     assert card_at(s, R) == P_PLAIN
@@ -246,3 +246,19 @@ def test_p39_f2_needs_a_full_target_without_it_r46_applies() -> None:
     deck_top(t, P_PLAIN)
     s = turn(t)
     assert lines(s)[1][0] == "R46"
+
+
+def test_r78_p40_one_advance_plays_the_automas_whole_action_phase() -> None:
+    from engine.pax import engine as E
+    from tests.engine.pax.support import ready
+
+    t = atable(2, "AW")
+    bpos(t, (2, 3), "PIL016")
+    s = ready(t, "turn")  # its Event phase: then the automa's step is next
+    assert s.program == "automa"
+    assert E.to_act(s) is None
+    before = len(s.log)
+    s = E.advance(s)
+    assert len(s.log) == before + 1  # one log entry (H.6)
+    assert s.program == "plot_check"
+    assert lines(s)[0][0] == "plan"

@@ -91,7 +91,7 @@ def test_r81_with_the_clergy_passive_the_automa_turns_its_card_first() -> None:
     assert (BOT, "PIL001") in s.oust_played  # turned and revealed before the human chooses
 
 
-def test_14_6_p31_conspire_gives_the_targets_bottom_faction_first() -> None:
+def test_14_6_r47_r50_p31_conspire_gives_the_targets_bottom_faction_first() -> None:
     t = atable(2, "SG")
     bpos(t, (2, 3), "PIL016")
     put(t, FL, "PIL043", [0])  # NOB/PRO with a human disk and open slots: b1
@@ -198,7 +198,7 @@ def test_14_8_2_r56_p33_the_automa_claims_the_card_of_b_top_faction_first() -> N
     assert {fc[0]: fc[2] for fc in t.fcards}["FC-PRO"] == BOT
 
 
-def test_p35_b_expel_without_a_replacement_does_not_hold() -> None:
+def test_r44_p35_b_expel_without_a_replacement_does_not_hold() -> None:
     t = atable(2, "SG")
     bpos(t, (2, 3), "PIL016")
     for pos, card in zip(

@@ -26,7 +26,7 @@ NOT_NOB_PRO = ("PIL003", "PIL007", "PIL008", "PIL011", "PIL015", "PIL020")
 """Face-up cards sharing no faction with PIL016 (NOB/PRO)."""
 
 
-def test_14_10_1_a_scouts_the_highest_numbered_face_down_neighbour() -> None:
+def test_14_10_1_a_r48_r51_scouts_the_highest_numbered_face_down_neighbour() -> None:
     t = atable(2, "SG")
     bpos(t, (2, 3), "PIL016")
     s = turn(t)
@@ -40,7 +40,7 @@ def test_14_10_1_a_scouts_the_highest_numbered_face_down_neighbour() -> None:
     assert lines(s) == [("a", [3, 2])]  # FR, numbered 5
 
 
-def test_14_10_1_b1_influences_then_extorts_a_neighbour_sharing_a_faction() -> None:
+def test_14_10_1_b1_r52_influences_then_extorts_a_neighbour_sharing_a_faction() -> None:
     t = atable(2, "SG")
     bpos(t, (2, 3), "PIL016")
     for pos, card in zip(SIX, ("PIL043", *NOT_NOB_PRO[1:]), strict=True):
@@ -53,7 +53,7 @@ def test_14_10_1_b1_influences_then_extorts_a_neighbour_sharing_a_faction() -> N
     assert "influences PIL043 at (3, 4): 1 free disk" in texts(s)[0]
 
 
-def test_14_3_3_p38_b_passes_over_a_full_neighbour_to_the_next_number() -> None:
+def test_14_3_3_r44_p38_b_passes_over_a_full_neighbour_to_the_next_number() -> None:
     t = atable(2, "SG")
     bpos(t, (2, 3), "PIL016")
     put(t, FL, "PIL046", [BOT, BOT])  # NOB Ace, full of bot disks: no sub-option holds
@@ -64,7 +64,7 @@ def test_14_3_3_p38_b_passes_over_a_full_neighbour_to_the_next_number() -> None:
     assert lines(s)[0] == ("b1", [3, 2])
 
 
-def test_14_10_1_b2_ousts_a_human_crown_next_to_b() -> None:
+def test_14_10_1_b2_r54_p41_ousts_a_human_crown_next_to_b() -> None:
     """A human's Crown has no slot the bot can use (2.6.9): b2. R54: the automa pays
     all its favor, +1 strength each; the human commits, then the deck's top is turned."""
     t = atable(2, "SG")
