@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -116,8 +117,14 @@ def test_15_4_no_view_of_an_automa_game_carries_a_hidden_card() -> None:
             for seat in [None, *range(players)]:
                 v = view(s, seat)
                 assert isinstance(v["state"]["deck"], int)
-                leaked = _ids(json.loads(json.dumps(v))) - _known(s, seat)
+                known = _known(s, seat)
+                leaked = _ids(json.loads(json.dumps(v))) - known
                 assert not leaked, (seat, sorted(leaked))
+                for entry in v["log"]:  # the automa's sentences name public cards only
+                    for step in entry["steps"]:
+                        if step["step"] == "automa":
+                            named = set(re.findall(r"PIL\d{3}|E-[A-Z]{3}|S\d{2}", step["text"]))
+                            assert named <= known, (step["text"], sorted(named - known))
                 if s.plan is not None:
                     assert v["state"]["plan"] == s.plan  # PLAN cards are public (15.4)
                 hidden += len(set(s.deck) - _known(s, seat))
@@ -176,3 +183,13 @@ def test_g_bots_json_is_appendix_g_and_14_10() -> None:
         ("medium", "medium", "plan"),
         ("high", "hard", "plan"),
     ]
+
+
+def test_the_measure_behind_the_figures_counts_every_game() -> None:
+    from engine.pax.automa.measure import measure, table
+
+    results = measure(1, "measure", 8)
+    assert sorted(results) == sorted((b, n) for b in BOTS for n in (2, 3, 4))
+    assert all(x.games == 1 and x.steps > 0 and not x.broken for x in results.values())
+    assert all(sum(x.reasons.values()) == 1 for x in results.values())
+    assert table(results).count("\n") == 13  # a header, a rule and 12 rows
