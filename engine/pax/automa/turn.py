@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from engine.core import JsonDict
 from engine.pax import board as b
-from engine.pax.automa.base import Letter, bot_def, factions, say, token_check
+from engine.pax.automa.base import Letter, bot_def, preference, say, token_check
 from engine.pax.automa.favor import b_extort
 from engine.pax.automa.plan import plan_script
 from engine.pax.automa.scripts import j2, sg
@@ -63,9 +63,7 @@ def claim(t: Table, bot: int) -> None:
     faction order (a placard's contact factions in faction order, P-33)."""
     ref = t.token
     assert ref is not None
-    first = list(factions(t, bot, ref))
-    order = first + [f for f in range(6) if f not in first]
-    for f in order:
+    for f in preference(t, bot, ref):
         entry = next((fc for fc in t.fcards if t.g.cat.fc_faction[fc[0]] == f), None)
         if entry is None or entry[2] == bot or b.largest_lodge_controller(t, f) != bot:
             continue

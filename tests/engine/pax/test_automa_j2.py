@@ -56,7 +56,7 @@ def test_14_10_2_c_influences_or_scouts_the_highest_numbered_neighbour_without_a
     assert s.token == idx(t, FL)  # R55
 
 
-def test_14_10_2_d_p34_reaches_the_nearest_card_from_its_strongest_neighbour() -> None:
+def test_14_10_2_d_r83_p34_reaches_the_nearest_card_from_its_strongest_neighbour() -> None:
     """Every neighbour of B holds a bot disk: the cards without one next to bot disks
     all lie at distance 2 from B; the first in reading order is (0, 3); its neighbour
     with the most bot disks is BL (1, 4); the token goes there and Scouts (0, 3)."""

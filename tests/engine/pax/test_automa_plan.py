@@ -60,7 +60,7 @@ def test_14_5_5_step_3_off_map_directions_are_skipped_clockwise() -> None:
     assert "it points BL" in texts(s)[0]
 
 
-def test_14_5_5_r49_an_ace_plan_card_counts_strength_1() -> None:
+def test_14_5_5_r41_r49_an_ace_plan_card_counts_strength_1() -> None:
     t = atable(2, "AC")
     bpos(t, (2, 3), "PIL016")
     deck_top(t, "PIL046")

@@ -228,3 +228,17 @@ def test_h6_p29_each_script_line_is_a_sentence_logged_before_its_effects() -> No
     line = entry["steps"][0]
     assert set(line) == {"step", "seat", "rule", "target", "text"}
     assert line["text"].startswith("Count of St. Germain influences PIL043 at (3, 4)")
+
+
+def test_r82_p35_b_expel_with_an_empty_deck_reshuffles_the_discard_with_its_target() -> None:
+    t = atable(2, "SG")
+    bpos(t, (2, 3), "PIL016")
+    for pos, card in zip((FL, FR, R, BR, BL, L), PLAIN, strict=True):
+        put(t, pos, card, [])
+    hand(t, 0, list(t.deck))
+    spare = t.hands[0].pop()
+    t.discard.insert(0, spare)
+    s = turn(t)
+    assert lines(s)[0] == ("c1", [3, 4])
+    assert steps(s, "reshuffle") == [{"step": "reshuffle", "n": 1, "size": 2}]
+    assert {s.cards[s.g.index[FL]], *s.deck} == {"PIL003", spare}
