@@ -26,6 +26,7 @@ from engine.pax.actions import (
     slot_ref,
     start,
 )
+from engine.pax.automa.base import say
 from engine.pax.automa.favor import defend_gain
 from engine.pax.flow import Ctx, Proc
 from engine.pax.piles import draw
@@ -102,7 +103,14 @@ def choose(t: Table, ctx: Ctx, seat: int) -> Proc[str | None]:
     top of the luminary deck, turned when its turn to choose comes (14.7.5, 14.7.6,
     15.2.3, R81), or no card when none can be drawn."""
     if seat >= t.g.humans:
-        return draw(t)
+        card = draw(t)
+        o = t.oust
+        assert o is not None
+        if seat == o.defender:
+            say(
+                t, "defend", o.target, f"turns {card or 'no card'} from the deck in round {o.round}"
+            )
+        return card
     return (yield from commit(t, ctx, seat))
 
 

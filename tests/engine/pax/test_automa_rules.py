@@ -20,6 +20,7 @@ from tests.engine.pax.automa_support import (
     bpos,
     deck_top,
     lines,
+    texts,
     turn,
 )
 from tests.engine.pax.support import (
@@ -72,7 +73,8 @@ def test_14_7_6_p36_the_automa_defends_with_the_deck_top_turned_after_the_human(
     # 14.6 and P-30: the target's top faction, NOB; the pool has none: overturn (2.2.6)
     assert fav(s, BOT) == {"NOB": 1}
     assert fav(s, 0)["NOB"] == 5
-    assert ("defend", [4, 3]) in lines(s)
+    assert [x for x in lines(s) if x[0] == "defend"] == [("defend", [4, 3])] * 2
+    assert "Count of St. Germain turns PIL001 from the deck in round 1" in texts(s)
     assert s.cubes == (idx(s, (4, 3)),)  # the human attacker's cube (7.6.8 E)
 
 
