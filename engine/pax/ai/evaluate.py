@@ -28,6 +28,8 @@ W_DISK = 0.9
 W_FAVOR = 0.45
 W_FAVOR_EXTRA = 0.12
 W_HAND = 1.1
+W_FRONTIER = 0.6
+"""A face-up card next to the seat's influence with a slot it may use: room to grow."""
 
 
 def _threshold(t: Table, plot: str) -> int:
@@ -127,14 +129,18 @@ def plot_progress(t: Table, seat: int, plot: str) -> float:
     return 0.0
 
 
-def plot_value(t: Table, seat: int) -> float:
-    """Claims, a compatible pair, plots met and progress (10, 11.1, Appendix B)."""
+def plot_value(t: Table, seat: int, own: bool) -> float:
+    """Claims, a compatible pair, plots met and progress (10, 11.1, Appendix B). For
+    another seat (``own`` False) only its claims count: its private plot is hidden from
+    the evaluating seat (the model's one is a sample) and its progress is its own affair."""
     if seat >= t.g.humans:
         return 0.0
     held = pl.on_top(t, seat)
     v = W_CLAIM * len(held)
     if len(held) >= 2 and pl.victory(t, seat) is not None:
         v += W_PAIR
+    if not own:
+        return v
     for p in pl.claim_candidates(t, seat):
         if pl.has_claim(t, seat, p):
             continue
@@ -145,18 +151,56 @@ def plot_value(t: Table, seat: int) -> float:
     return v
 
 
-def seat_value(t: Table, seat: int, scores: list[int], late: float) -> float:
+def frontier(t: Table, seat: int) -> int:
+    """Face-up cards the seat may Influence next (7.2.1) with a slot it may use."""
+    return sum(
+        1
+        for i in range(len(t.cards))
+        if t.up[i] and b.usable(t, seat, i) and b.next_to_influence(t, seat, i)
+    )
+
+
+class Facts:
+    """What every seat's value reads, worked out once per table."""
+
+    def __init__(self, t: Table) -> None:
+        players = t.g.players
+        self.late = min(t.edicts_discarded, 5) / 5
+        owners = [b.controller(t, i) if t.up[i] else None for i in range(len(t.cards))]
+        self.controlled = [owners.count(s) for s in range(players)]
+        in_game = {t.g.cat.fc_faction[fc[0]] for fc in t.fcards}
+        self.scores = [0] * players
+        self.largest = [0] * players
+        for f in range(6):
+            lodges = b.lodges(t, f)
+            if not lodges:
+                continue
+            size = max(len(x) for x in lodges)
+            best: dict[int, int] = {}
+            for lodge in lodges:
+                totals = b.set_totals(t, lodge)
+                if len(lodge) == size:  # 13.3: every largest lodge scores
+                    for s, n in enumerate(totals):
+                        self.scores[s] += n
+                top = max(totals)
+                if top >= 3 and totals.count(top) == 1:  # 2.8.3
+                    who = totals.index(top)
+                    best[who] = max(best.get(who, 0), len(lodge))
+            if f in in_game and best:  # 9.2: a single seat with the largest controlled lodge
+                most = max(best.values())
+                tied = [s for s, n in best.items() if n == most]
+                if len(tied) == 1:
+                    self.largest[tied[0]] += 1
+        self.faction_cards = [sum(1 for fc in t.fcards if fc[2] == s) for s in range(t.g.players)]
+
+
+def seat_value(t: Table, seat: int, facts: Facts, own: bool) -> float:
     """One seat's worth (without its opponents)."""
-    v = plot_value(t, seat)
-    v += (2.0 + 6.0 * late) * scores[seat]
-    for fc in t.fcards:
-        if fc[2] == seat:
-            v += W_FACTION_CARD
-    in_game = {fc[0] for fc in t.fcards}
-    for f in range(6):
-        if t.g.cat.fc_by_faction.get(f) in in_game and b.largest_lodge_controller(t, f) == seat:
-            v += W_LARGEST
-    v += W_CONTROL * len(_controlled(t, seat)) + W_DISK * b.map_disks(t, seat)
+    v = plot_value(t, seat, own)
+    v += (2.0 + 6.0 * facts.late) * facts.scores[seat]
+    v += W_FACTION_CARD * facts.faction_cards[seat] + W_LARGEST * facts.largest[seat]
+    v += W_CONTROL * facts.controlled[seat] + W_DISK * b.map_disks(t, seat)
+    v += W_FRONTIER * min(6, frontier(t, seat))
     for n in t.favor[seat]:
         v += W_FAVOR * min(n, 3) + W_FAVOR_EXTRA * max(0, n - 3)
     v += W_HAND * min(len(t.hands[seat]), 6)
@@ -170,8 +214,7 @@ def value(t: Table, seat: int) -> float:
         if seat in winners:
             return WIN / len(winners)
         return -WIN
-    scores = b.faction_scores(t)
-    late = min(t.edicts_discarded, 5) / 5
-    mine = seat_value(t, seat, scores, late)
-    others = [seat_value(t, s, scores, late) for s in range(t.g.players) if s != seat]
+    facts = Facts(t)
+    mine = seat_value(t, seat, facts, True)
+    others = [seat_value(t, s, facts, False) for s in range(t.g.players) if s != seat]
     return mine - (max(others) if others else 0.0)

@@ -84,6 +84,15 @@ def _seen_plots(js: JsonDict) -> set[str]:
     return seen
 
 
+def _scout_target(view: JsonDict) -> list[int] | None:
+    """The position of the seat's last Scout in the view's log (7.1.3)."""
+    for entry in reversed(view["log"]):
+        a = entry["action"]
+        if entry["seat"] == view["seat"] and a is not None and a.get("type") == "scout":
+            return list(a["target"])
+    return None
+
+
 def _deal(pool: list[str], n: int) -> list[str]:
     out, pool[:] = pool[:n], pool[n:]
     return out
@@ -96,6 +105,13 @@ def filled_state_json(view: JsonDict, rng: random.Random) -> JsonDict:
     seat = view["seat"]
     lum = [c for c in d.luminaries if c not in _seen_luminaries(js, seat)]
     rng.shuffle(lum)
+    mine = js["pending"][-1] if js["pending"] and js["pending"][-1]["seat"] == seat else None
+    under = list(mine["cards"]) if mine is not None else []
+    if mine is not None and mine["kind"] == "place" and under:
+        at = _scout_target(view)  # H.5.5: the scouted card lies face down where it was
+        for m in js["map"]:
+            if m["pos"] == at and not m["face_up"]:
+                m["card"] = under[0]
     for m in js["map"]:
         if not m["face_up"] and m["card"] is None:
             m["card"] = _deal(lum, 1)[0] if lum else next(iter(d.luminaries))
@@ -113,7 +129,8 @@ def filled_state_json(view: JsonDict, rng: random.Random) -> JsonDict:
     for p in js["players"]:
         if not isinstance(p["events"], list):
             p["events"] = _deal(events, p["events"])
-    js["event_deck"] = _deal(events, js["event_deck"])
+    on_top = under if mine is not None and mine["kind"] == "keep_event" else []
+    js["event_deck"] = on_top + _deal(events, js["event_deck"] - len(on_top))
     js["event_box"] = _deal(events, js["event_box"])
     plots = [p for p in d.plots if p not in _seen_plots(js)]
     rng.shuffle(plots)
@@ -121,7 +138,8 @@ def filled_state_json(view: JsonDict, rng: random.Random) -> JsonDict:
     for p in js["players"]:
         if p["plot"] is None and p["seat"] < humans and plots:
             p["plot"] = _deal(plots, 1)[0]
-    js["plot_deck"] = _deal(plots, js["plot_deck"])
+    new_plot = under[1:] if mine is not None and mine["kind"] == "keep_plot" else []
+    js["plot_deck"] = new_plot + _deal(plots, js["plot_deck"] - len(new_plot))
     for p in js["pending"]:
         if not isinstance(p["cards"], list):
             p["cards"] = []

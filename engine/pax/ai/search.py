@@ -25,9 +25,9 @@ from engine.pax.menu import menu_options
 from engine.pax.plots import victory
 from engine.pax.state import State, freeze, thaw
 
-SAMPLES = 4
-TOP = 6
-NEXT_WIDTH = 24
+SAMPLES = 3
+TOP = 4
+NEXT_WIDTH = 10
 FAILED = float("-inf")
 
 
