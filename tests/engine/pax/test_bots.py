@@ -67,6 +67,29 @@ def test_the_search_bot_plays_only_legal_actions_in_whole_games(game: tuple[int,
     assert E.result(state) is not None
 
 
+@pytest.mark.parametrize("variant", ["automa-SG", "automa-J2", "automa-AC", "automa-AW"])
+def test_the_bots_play_legal_actions_against_each_automa(variant: str) -> None:
+    """H.2: seat 0 a bot, seat 1 the automa; the model of P-50 agrees with every view."""
+    state = E.new_game(2, variant, f"vs-{variant}", {"round_cap": 5})
+    rng = random.Random(0)
+    decisions = 0
+    while not E.is_over(state):
+        seat = E.to_act(state)
+        if seat is None:
+            state = E.advance(state)
+            continue
+        assert seat == 0
+        v = view(state, seat)
+        model = determinize(v, random.Random(decisions))
+        assert _filter_state(model, R.state_json(model), seat) == v["state"]
+        bot = search_bot if decisions % 7 == 0 else heuristic_bot
+        action = bot(v, rng)
+        assert action in v["legal_actions"]
+        state = E.apply(state, seat, action)
+        decisions += 1
+    assert decisions > 3
+
+
 def test_bots_are_registered_by_name_and_the_heuristic_is_the_autopilot() -> None:
     meta = registry.get("pax").META
     assert {"random", "heuristic", "search"} <= set(meta.bots)
