@@ -206,3 +206,48 @@ def test_policy_pays_with_a_reduction_first_and_never_exchanges_when_a_token_pay
         policy.pay(t, 0, [*options, {"type": "pay", "faction": None, "exchange": False}])["faction"]
         is None
     )
+
+
+def test_p52_playing_an_action_out_matches_apply_with_the_same_answers() -> None:
+    """P-52: ``play_out`` on a state ends where ``apply`` ends given the same choices."""
+    from engine.pax.ai.sim import choose, play_out, starter
+    from engine.pax.flow import Ask
+
+    state = E.new_game(2, "standard", "p52", {"round_cap": 6})
+    rng = random.Random(4)
+    compared = 0
+    while not E.is_over(state) and compared < 8:
+        seat = E.to_act(state)
+        if seat is None:
+            state = E.advance(state)
+            continue
+        v = view(state, seat)
+        if state.pending[-1][1] == "action" and state.origin is None:
+            for a in v["legal_actions"][:: max(1, len(v["legal_actions"]) // 4)]:
+                if a["type"] == "end":
+                    continue
+                t = play_out(state, starter("action", a), 1)
+                s2 = E.apply(state, seat, a)
+                while s2.pending and s2.pending[-1][1] not in ("action",) and not E.is_over(s2):
+                    who, kind, cards = s2.pending[-1]
+                    ask = Ask(who, kind, E.legal_actions(s2, who), cards, E.decision(s2))
+                    s2 = E.apply(s2, who, choose(thaw(s2), ask, 1))
+                assert (t.favor, t.slots, t.hands, t.cards) == (
+                    [list(f) for f in s2.favor],
+                    [list(x) for x in s2.slots],
+                    [list(h) for h in s2.hands],
+                    list(s2.cards),
+                )
+                compared += 1
+        state = E.apply(state, seat, heuristic_bot(v, rng))
+    assert compared >= 8
+
+
+def test_p52_below_the_last_depth_a_bonus_is_declined(midgame_views: list[JsonDict]) -> None:
+    from engine.pax.ai.sim import WIDTH, choose
+    from engine.pax.flow import Ask
+
+    t = thaw(determinize(midgame_views[0], random.Random(0)))
+    options = [{"type": "extort", "by": "scheme", "target": "placard"}, {"type": "decline"}]
+    assert WIDTH[-1] == 0
+    assert choose(t, Ask(0, "bonus", options, ()), len(WIDTH) - 1) == {"type": "decline"}
