@@ -6,9 +6,10 @@ menu it makes the heuristic's claims and winning end (P-53); otherwise it ranks 
 legal action by the heuristic's one-action lookahead on the first sample, keeps the best
 ``TOP`` and "end", and scores each kept action on every sample as the best of: the table
 right after it, or after it and one more action of the same turn (``NEXT_WIDTH`` of them,
-spread over the list). The action with the best mean score is played. A scheme's Bonus or
-Special decision is scored the same way (one action, every sample). The rest follows the
-heuristic. Fixed budgets, no clock: the same view and rng give the same action.
+spread over the list; ``NEXT_WIDTH_BIG`` in a menu of more than ``BIG_MENU`` actions).
+The action with the best mean score is played. A scheme's Bonus or Special decision is
+scored the same way (one action, every sample). The rest follows the heuristic. Fixed
+budgets, no clock: the same view and rng give the same action.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from engine.pax.state import State, freeze, thaw
 SAMPLES = 3
 TOP = 4
 NEXT_WIDTH = 10
+BIG_MENU = 80
+"""Above this many legal actions the one-action ranking alone costs up to half a second
+(measured): the second actions are then cut to ``NEXT_WIDTH_BIG`` to stay under 1 s."""
+NEXT_WIDTH_BIG = 5
 FAILED = float("-inf")
 
 
@@ -39,7 +44,7 @@ def spread(items: Sequence[JsonDict], width: int) -> list[JsonDict]:
     return [items[int(i * step)] for i in range(width)]
 
 
-def two_step(base: State, action: JsonDict, seat: int) -> float:
+def two_step(base: State, action: JsonDict, seat: int, width: int = NEXT_WIDTH) -> float:
     """The best of the table after ``action`` and after it and one more action."""
     if action["type"] == "end":
         return value(thaw(base), seat)
@@ -55,7 +60,7 @@ def two_step(base: State, action: JsonDict, seat: int) -> float:
         nxt = [a for a in menu_options(thaw(after)) if a["type"] != "end"]
     except (AssertionError, KeyError, IndexError, ValueError):
         return best
-    for b in spread(nxt, NEXT_WIDTH):
+    for b in spread(nxt, width):
         best = max(best, outcome(after, "action", b, seat, 2))
     return best
 
@@ -85,7 +90,8 @@ def search_choice(view: JsonDict, samples: list[State]) -> JsonDict:
     best, best_score = keep[0], FAILED
     for i in keep:
         if kind == "action":
-            scores = [two_step(s, actions[i], seat) for s in samples]
+            width = NEXT_WIDTH if len(actions) <= BIG_MENU else NEXT_WIDTH_BIG
+            scores = [two_step(s, actions[i], seat, width) for s in samples]
         else:
             scores = [outcome(s, kind, actions[i], seat, 1) for s in samples]
         mean = sum(scores) / len(scores)
