@@ -4,6 +4,10 @@
         [--players 3|4] [--variant basic|expert] [--seed S] [--ismcts-iterations K]
     python -m engine.arena eleusis --seats novice,random,random,random --rounds 100 \
         [--tiers easy,medium] [--compare novice random] [--seed S] [--workers 2] [--json F]
+    python -m engine.arena pax [--suite | --variant V --players N --seats a,b] --games G \
+        [--seed S] [--round-cap R] [--workers 2] [--time-limit S] [--json F]
+
+Pax Illuminaten (``pax`` first): see engine/pax/arena.py and docs/pax.md.
 
 New Eleusis (``eleusis`` first): seeded one-round games, see engine/eleusis/arena.py and
 docs/eleusis.md. The rest of this text is about Indulgence (the default game).
@@ -430,10 +434,89 @@ def eleusis_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def _pax_game(job: tuple[Any, str, int, int | None]) -> Any:
+    from engine.pax import arena as pax_arena
+
+    return pax_arena.play_game(*job, clock=time.process_time)
+
+
+def run_pax(
+    pairing: Any, games: int, seed: str, round_cap: int | None, workers: int, limit: float | None
+) -> JsonDict:
+    """Games 0..games-1 of a Pax pairing (engine/pax/arena.py); with ``limit`` (seconds of
+    wall time), the games finished by then, in order."""
+    from engine.pax import arena as pax_arena
+
+    jobs = [(pairing, seed, i, round_cap) for i in range(games)]
+    outcomes: list[Any] = []
+    start = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for outcome in pool.imap(_pax_game, jobs):
+                outcomes.append(outcome)
+                if limit is not None and time.perf_counter() - start > limit:
+                    pool.terminate()
+                    break
+    else:
+        for job in jobs:
+            outcomes.append(_pax_game(job))
+            if limit is not None and time.perf_counter() - start > limit:
+                break
+    summary = pax_arena.summarise(pairing, outcomes, games)
+    summary["wall_seconds"] = round(time.perf_counter() - start, 1)
+    return summary
+
+
+def pax_main(argv: Sequence[str]) -> int:
+    """``python -m engine.arena pax ...``: see engine/pax/arena.py and docs/pax.md."""
+    from engine.pax import arena as pax_arena
+
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.arena pax",
+        description="Seeded Pax Illuminaten games between seat bots and against each "
+        "automa: win rates with Wilson 95%% intervals, CPU seconds per decision.",
+    )
+    parser.add_argument("--variant", default="standard", help="standard or automa-<bot>")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seats", default="heuristic,random", help="bot kinds of the bot seats")
+    parser.add_argument("--suite", action="store_true", help="every pairing of docs/pax.md")
+    parser.add_argument("--games", type=int, default=20, help="games per pairing")
+    parser.add_argument("--seed", default="arena")
+    parser.add_argument("--round-cap", type=int, default=pax_arena.DEFAULT_ROUND_CAP)
+    parser.add_argument("--workers", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--time-limit", type=float, default=None, help="wall seconds a pairing")
+    parser.add_argument("--json", dest="json_path", help="write the summaries as JSON here")
+    args = parser.parse_args(argv)
+    if args.suite:
+        pairings = pax_arena.suite()
+    else:
+        pairings = [pax_arena.parse_pairing(args.variant, args.players, args.seats)]
+    problems = [x for p in pairings for x in pax_arena.pairing_problems(p)]
+    if args.games < 1:
+        problems.append("--games must be at least 1")
+    if problems:
+        parser.error("; ".join(problems))
+    summaries = []
+    for p in pairings:
+        try:
+            s = run_pax(p, args.games, args.seed, args.round_cap, args.workers, args.time_limit)
+        except pax_arena.ArenaError as exc:
+            print(f"python -m engine.arena pax: {exc}", file=sys.stderr)
+            return 1
+        summaries.append(s)
+        print(pax_arena.format_summary(s), flush=True)
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as fh:
+            json.dump(summaries, fh, indent=2)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in and args_in[0] == "eleusis":
         return eleusis_main(args_in[1:])
+    if args_in and args_in[0] == "pax":
+        return pax_main(args_in[1:])
     if args_in and args_in[0] == "indulgence":
         args_in = args_in[1:]
     parser = argparse.ArgumentParser(

@@ -1,11 +1,13 @@
-"""Play or watch a seeded game in the terminal, against bots: Indulgence (the default)
-or New Eleusis (``eleusis`` first).
+"""Play or watch a seeded game in the terminal, against bots: Indulgence (the default),
+New Eleusis (``eleusis`` first) or Pax Illuminaten (``pax`` first).
 
     python -m engine.play --players 4 --variant expert --seed demo --seat 0
     python -m engine.play --watch --players 3 --seed demo
     python -m engine.play eleusis --players 5 --seat 1 --rounds 1
     python -m engine.play eleusis --watch --bots novice --seed demo
     python -m engine.play eleusis --verify record.json
+    python -m engine.play pax --players 2 --seat 0 --bots heuristic --seed demo
+    python -m engine.play pax --watch --players 3 --bots search --seed demo
 
 Playing, your seat's view is printed whenever it is your turn; answer with the number
 of a legal action. Everything else is played by the uniform random bot. End of input
@@ -346,10 +348,96 @@ def eleusis_main(argv: Sequence[str]) -> int:
     )
 
 
+def run_pax(
+    *,
+    players: int,
+    variant: str,
+    seed: str,
+    seat: int | None,
+    bots: str,
+    bot_seed: str,
+    round_cap: int | None,
+    read_line: Callable[[], str],
+    out: TextIO,
+) -> int:
+    """Play one seat (``seat``) or watch (None) a game of Pax Illuminaten against bots."""
+    from engine.pax import text as pax_text
+    from engine.pax.game import PaxGame as pax
+
+    bot = pax.META.bots[bots]
+    rngs = [random.Random(f"{bot_seed}/seat/{s}") for s in range(players)]
+    state = pax.new_game(players, variant, seed, {"round_cap": round_cap})
+    print(f"Pax Illuminaten, {players} players, {variant}, seed {seed!r}, bots: {bots}", file=out)
+    shown = 0
+    while True:
+        for entry in pax.view(state, seat)["log"]:
+            if entry["seq"] > shown:
+                for line in pax_text.describe_entry(entry):
+                    print(line, file=out)
+                shown = entry["seq"]
+        if pax.is_over(state):
+            return 0
+        actor = pax.to_act(state)
+        if actor is None:
+            state = pax.advance(state)
+        elif actor == seat:
+            view = pax.view(state, seat)
+            print(pax_text.render_view(view), file=out)
+            actions = view["legal_actions"]
+            for index, action in enumerate(actions, start=1):
+                print(f"  {index}) {pax_text.describe_action(action)}", file=out)
+            while True:
+                print("Your choice: ", end="", file=out, flush=True)
+                line = read_line()
+                if not line:
+                    print("\nEnd of input: leaving the game.", file=out)
+                    return 0
+                text = line.strip()
+                if text.isdigit() and 1 <= int(text) <= len(actions):
+                    state = pax.apply(state, seat, actions[int(text) - 1])
+                    break
+                print(f"Please answer with a number from 1 to {len(actions)}.", file=out)
+        else:
+            state = pax.apply(state, actor, bot(pax.view(state, actor), rngs[actor]))
+
+
+def pax_main(argv: Sequence[str]) -> int:
+    from engine.pax.game import PaxGame as pax
+
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.play pax", description="Play or watch Pax Illuminaten."
+    )
+    parser.add_argument("--players", type=int, choices=pax.META.player_counts, default=2)
+    parser.add_argument("--variant", choices=pax.META.variants, default="standard")
+    parser.add_argument("--seed", default="demo", help="the game seed")
+    parser.add_argument("--seat", type=int, default=0, help="the seat you play (default 0)")
+    parser.add_argument("--watch", action="store_true", help="watch bots play every seat")
+    parser.add_argument("--bots", choices=sorted(pax.META.bots), default="heuristic")
+    parser.add_argument("--round-cap", type=int, default=None, help="15.5.3's variant")
+    parser.add_argument("--bot-seed", default=None)
+    args = parser.parse_args(argv)
+    humans = args.players - (args.variant != "standard")
+    if not args.watch and not 0 <= args.seat < humans:
+        parser.error(f"--seat must be 0..{humans - 1}")
+    return run_pax(
+        players=args.players,
+        variant=args.variant,
+        seed=args.seed,
+        seat=None if args.watch else args.seat,
+        bots=args.bots,
+        bot_seed=args.bot_seed if args.bot_seed is not None else f"bots:{args.seed}",
+        round_cap=args.round_cap,
+        read_line=sys.stdin.readline,
+        out=sys.stdout,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in and args_in[0] == "eleusis":
         return eleusis_main(args_in[1:])
+    if args_in and args_in[0] == "pax":
+        return pax_main(args_in[1:])
     if args_in and args_in[0] == "indulgence":
         args_in = args_in[1:]
     parser = argparse.ArgumentParser(

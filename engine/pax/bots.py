@@ -1,8 +1,9 @@
 """Seat bots for Pax Illuminaten and a helper that plays whole games.
 
 A bot is ``fn(view, rng) -> action`` and reads only its seat's view (architecture.md).
-``random_bot`` picks uniformly among the view's ``legal_actions``. The automa of section
-14 is not a seat bot: it plays as automatic steps (``engine.pax.automa``).
+``random_bot`` picks uniformly among the view's ``legal_actions``; ``heuristic`` and
+``search`` (engine/pax/ai) play with intent. The automa of section 14 is not a seat bot:
+it plays as automatic steps (``engine.pax.automa``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 
 from engine.core import Bot, JsonDict
 from engine.pax import engine as E
+from engine.pax.ai.heuristic import heuristic_bot
+from engine.pax.ai.search import search_bot
 from engine.pax.loader import data as packaged_data
 from engine.pax.state import State
 from engine.pax.view import view
@@ -56,7 +59,12 @@ def autopilot_oust_card(view_: JsonDict) -> JsonDict:
     return {"type": "oust_card", "card": pick}
 
 
-BOTS: dict[str, Bot] = {"random": random_bot}
+BOTS: dict[str, Bot] = {"heuristic": heuristic_bot, "random": random_bot, "search": search_bot}
+"""The seat bots by name (META.bots): ``engine.pax.ai`` holds ``heuristic`` and ``search``."""
+
+AUTOPILOT = "heuristic"
+"""The bot that plays an absent active player's turns (the first name in sorted order,
+which is what games/kinds' default ``autopilot_bot`` takes)."""
 
 
 @dataclass(frozen=True)

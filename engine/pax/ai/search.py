@@ -1,0 +1,112 @@
+"""The ``search`` seat bot: determinized sampling with two-action lookahead (P-54).
+
+From its view alone it draws ``SAMPLES`` full states consistent with what it sees
+(``model.determinize``: face-down map cards, other hands, the decks). At the Action phase
+menu it makes the heuristic's claims and winning end (P-53); otherwise it ranks every
+legal action by the heuristic's one-action lookahead on the first sample, keeps the best
+``TOP`` and "end", and scores each kept action on every sample as the best of: the table
+right after it, or after it and one more action of the same turn (``NEXT_WIDTH`` of them,
+spread over the list; ``NEXT_WIDTH_BIG`` in a menu of more than ``BIG_MENU`` actions).
+The action with the best mean score is played. A scheme's Bonus or Special decision is
+scored the same way (one action, every sample). The rest follows the heuristic. Fixed
+budgets, no clock: the same view and rng give the same action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.core import JsonDict
+from engine.pax.ai.evaluate import value
+from engine.pax.ai.heuristic import claim_first, decide, pending_kind
+from engine.pax.ai.model import determinize
+from engine.pax.ai.sim import SimulationError, outcome, play_out, starter
+from engine.pax.menu import menu_options
+from engine.pax.plots import victory
+from engine.pax.state import State, freeze, thaw
+
+SAMPLES = 3
+TOP = 4
+NEXT_WIDTH = 10
+BIG_MENU = 80
+"""Above this many legal actions the one-action ranking alone costs up to half a second
+(measured): the second actions are then cut to ``NEXT_WIDTH_BIG`` to stay under 1 s."""
+NEXT_WIDTH_BIG = 5
+FAILED = float("-inf")
+
+
+def spread(items: Sequence[JsonDict], width: int) -> list[JsonDict]:
+    """At most ``width`` items taken evenly over the list (its order kept)."""
+    if len(items) <= width:
+        return list(items)
+    step = len(items) / width
+    return [items[int(i * step)] for i in range(width)]
+
+
+def two_step(base: State, action: JsonDict, seat: int, width: int = NEXT_WIDTH) -> float:
+    """The best of the table after ``action`` and after it and one more action."""
+    if action["type"] == "end":
+        return value(thaw(base), seat)
+    try:
+        t = play_out(base, starter("action", action), 1)
+    except (SimulationError, AssertionError, KeyError, IndexError, ValueError):
+        return FAILED
+    best = value(t, seat)
+    if t.result is not None or t.active != seat:
+        return best
+    after = freeze(t, close=False)
+    try:
+        nxt = [a for a in menu_options(thaw(after)) if a["type"] != "end"]
+    except (AssertionError, KeyError, IndexError, ValueError):
+        return best
+    for b in spread(nxt, width):
+        best = max(best, outcome(after, "action", b, seat, 2))
+    return best
+
+
+def ranked(base: State, kind: str, actions: Sequence[JsonDict], seat: int) -> list[int]:
+    """Indexes of ``actions``, best first by one-action lookahead on ``base``."""
+    scores = [(outcome(base, kind, a, seat, 1), -i) for i, a in enumerate(actions)]
+    return [-i for _, i in sorted(scores, reverse=True)]
+
+
+def search_choice(view: JsonDict, samples: list[State]) -> JsonDict:
+    actions = [dict(a) for a in view["legal_actions"]]
+    seat = view["seat"]
+    kind = pending_kind(view)
+    if kind not in ("action", "bonus", "special"):
+        return decide(view, samples[0])
+    if kind == "action":
+        claim = claim_first(view)
+        if claim is not None:
+            return claim
+        end = [i for i, a in enumerate(actions) if a["type"] == "end"]
+        if end and victory(thaw(samples[0]), seat) is not None:
+            return actions[end[0]]
+    keep = ranked(samples[0], kind, actions, seat)[:TOP]
+    if kind == "action":
+        keep += [i for i in end if i not in keep]
+    best, best_score = keep[0], FAILED
+    for i in keep:
+        if kind == "action":
+            width = NEXT_WIDTH if len(actions) <= BIG_MENU else NEXT_WIDTH_BIG
+            scores = [two_step(s, actions[i], seat, width) for s in samples]
+        else:
+            scores = [outcome(s, kind, actions[i], seat, 1) for s in samples]
+        mean = sum(scores) / len(scores)
+        if mean > best_score:
+            best, best_score = i, mean
+    return actions[best]
+
+
+def search_bot(view: JsonDict, rng: random.Random) -> JsonDict:
+    """``fn(view, rng) -> action`` (engine/core.py's Bot), from the view alone."""
+    actions = view["legal_actions"]
+    if not actions:
+        raise ValueError("this view has no legal action: it is not this seat's decision")
+    if len(actions) == 1:
+        return dict(actions[0])
+    kind = pending_kind(view)
+    count = SAMPLES if kind in ("action", "bonus", "special") else 1
+    return search_choice(view, [determinize(view, rng) for _ in range(count)])
