@@ -147,6 +147,18 @@ def lodges(t: Table, f: int) -> list[list[int]]:
     return [c for c in components(t, faction_cells(t, f)) if len(c) >= 3]
 
 
+def may_control_a_lodge(t: Table, seat: int, f: int) -> bool:
+    """A cheap necessary condition for controlling some lodge of f (2.8.3): at least 3
+    of the seat's disks on face-up cards showing f."""
+    n = 0
+    for i, sl in enumerate(t.slots):
+        if seat in sl and t.up[i] and f in card(t, i).factions:
+            n += sl.count(seat)
+            if n >= 3:
+                return True
+    return False
+
+
 def largest_lodge_controller(t: Table, f: int) -> int | None:
     """Who controls the largest lodge of f (9.2, R35), or None."""
     best: dict[int, int] = {}

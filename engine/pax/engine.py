@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import IllegalAction, JsonDict
-from engine.pax.flow import Ask, Ctx, action_key
+from engine.pax.flow import Ask, Ctx, same_json
 from engine.pax.menu import menu_problem
 from engine.pax.phases import DECISION_PROGRAMS, PROGRAMS
 from engine.pax.setup import STANDARD, SetupError, new_setup
@@ -154,9 +154,8 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
         answers = [(seat, action, True)]
     else:
         options = _options(state)
-        if action not in options or not any(
-            o == action and action_key(o) == action_key(action) for o in options
-        ):  # dict equality first (fast); then exact types (True is not 1)
+        if not any(o == action and same_json(o, action) for o in options):
+            # dict equality first (fast); then exact types (True is not 1)
             raise _refusal(state, action)
         if state.origin is None:
             t = thaw(state)

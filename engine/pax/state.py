@@ -194,9 +194,13 @@ class FrozenOust:
     ident: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
-    """An immutable game state (16.1; its JSON is H.5 plus the record, see ``record``)."""
+    """An immutable game state (16.1; its JSON is H.5 plus the record, see ``record``).
+
+    Not slotted: ``freeze`` builds a state by handing it its ``__dict__`` whole
+    (``_made``), about 1 µs where the dataclass ``__init__`` of 54 frozen fields takes
+    about 9 µs (docs/pax.md, figures)."""
 
     g: Static
     round: int
@@ -251,11 +255,21 @@ class State:
 
 
 def _claims(d: dict[str, list[int]]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    if not d:
+        return ()
     return tuple((k, tuple(v)) for k, v in sorted(d.items()) if v)
 
 
 def _entry_copy(entry: JsonDict | None) -> JsonDict | None:
     return None if entry is None else {**entry, "steps": list(entry["steps"])}
+
+
+def _made(**values: Any) -> State:
+    """A State from every field's value, without the frozen ``__init__``'s 54 calls of
+    ``object.__setattr__`` (same value: tests/engine/pax/test_speed.py)."""
+    s = object.__new__(State)
+    object.__setattr__(s, "__dict__", values)
+    return s
 
 
 def freeze(t: Table, close: bool = True) -> State:
@@ -265,7 +279,7 @@ def freeze(t: Table, close: bool = True) -> State:
         t.close_entry()
     tu = t.turn
     o = t.oust
-    return State(
+    return _made(
         g=t.g,
         round=t.round,
         start_seat=t.start_seat,
