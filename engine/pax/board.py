@@ -78,8 +78,13 @@ def controller(t: Table, i: int) -> int | None:
     """Who controls face-up card i (2.7), or None."""
     if not t.up[i]:
         return None
+    sl = t.slots[i]
+    seats = set(sl)
+    seats.discard(None)
+    if len(seats) < 2:
+        return seats.pop() if seats else None
     counts: dict[int, int] = {}
-    for s in t.slots[i]:
+    for s in sl:
         if s is not None:
             counts[s] = counts.get(s, 0) + 1
     if not counts:

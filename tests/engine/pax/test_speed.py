@@ -5,7 +5,9 @@ and the cheap checks of R79's forced ``end`` (``menu_quick``) against the full m
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,8 +17,9 @@ from engine.pax import engine as E
 from engine.pax.flow import same_json
 from engine.pax.log import CHUNK, Log
 from engine.pax.menu import menu_options, menu_quick
+from engine.pax.plots import connected_subsets, witnesses
 from engine.pax.schemes import any_scheme, scheme_options
-from engine.pax.state import State, freeze, thaw
+from engine.pax.state import State, Table, freeze, thaw
 
 
 def _states(players: int, seed: str, cap: int = 12) -> list[State]:
@@ -116,3 +119,67 @@ def test_the_lodge_shortcut_is_a_necessary_condition() -> None:
                     seen += 1
                     assert b.may_control_a_lodge(t, seat, f)
     assert seen > 20
+
+
+def _boards(count: int, seed: int) -> list[tuple[Table, int]]:
+    """Random boards: a game's map with every card face up and random disks, more of
+    them the returned seat's."""
+    rng = random.Random(seed)
+    out = []
+    for s in STATES[:: max(1, len(STATES) // count)][:count]:
+        t = thaw(s)
+        seat = rng.randrange(t.g.players)
+        pick = [None, seat, seat, *range(t.g.players)]  # the seat looked at holds more
+        for i in range(len(t.cards)):
+            t.up[i] = True
+            t.slots[i] = [rng.choice(pick) for _ in b.card(t, i).slots]
+        out.append((t, seat))
+    return out
+
+
+def test_plot_prechecks_keep_every_witness_of_p08_p10_p11() -> None:
+    """Appendix B: P08 (top and bottom rows reached), P11 (3 disks in the row) and P10
+    (one pass of control) list the same witnesses as the plain search."""
+    seen = 0
+    for t, seat in _boards(60, 3):
+        up = [i for i in range(len(t.cards)) if t.up[i]]
+        mine = [i for i in up if seat in t.slots[i]]
+        p08 = set()
+        for f in range(6):
+            pool = [i for i in mine if f in b.card(t, i).factions]
+            for m in connected_subsets(t, pool, 3):
+                rows = {t.g.row[i] for i in range(len(t.cards)) if (m >> i) & 1}
+                if t.g.top_row in rows and t.g.bottom_row in rows:
+                    p08.add(m)
+        assert {m for m, _ in witnesses(t, seat, "P08")} == p08
+        prm = t.g.cat.data.plots["P11"].params
+        row = [i for i in up if t.g.row[i] == prm["row"]]
+        p11 = set()
+        for f in range(6):
+            cells = sorted(i for i in row if f in b.card(t, i).factions)
+            for a in range(len(cells)):
+                for z in range(a + prm["min_cards"] - 1, len(cells)):
+                    seg = cells[a : z + 1]
+                    cols = [t.g.positions[i][1] for i in seg]
+                    if any(q - p != 2 for p, q in itertools.pairwise(cols)):
+                        break
+                    if b.set_controller(t, seg) == seat:
+                        p11.add(sum(1 << i for i in seg))
+        assert {m for m, _ in witnesses(t, seat, "P11")} == p11
+        seen += len(p08) + len(p11)
+        p10 = list(witnesses(t, seat, "P10"))
+        ctrl = [i for i in up if b.controller(t, i) == seat]
+        for m, _ in p10:
+            assert all(i in ctrl for i in range(len(t.cards)) if (m >> i) & 1)
+        seen += len(p10)
+    assert seen > 10
+
+
+def test_controller_is_the_strict_majority_of_disks() -> None:
+    """2.7: the seat with strictly the most disks on a face-up card controls it."""
+    for t, _ in _boards(30, 4):
+        for i in range(len(t.cards)):
+            counts = Counter(s for s in t.slots[i] if s is not None)
+            top = counts.most_common()
+            want = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
+            assert b.controller(t, i) == want
