@@ -301,9 +301,24 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
         )
     if args.check:
         start = clock()
-        played, steps, found = pax_bench.check_games(args.check, seed=1, round_cap=args.cap)
-        verdict = "every 16.3 invariant held" if not found else f"BROKEN: {found}"
-        print(f"{played} random games, {steps} steps checked: {verdict} ({clock() - start:.0f} s)")
+        fig = pax_bench.check_games(args.check, seed=1, round_cap=args.cap)
+        spent = clock() - start
+        for (players, variant), n in sorted(fig.games.items()):
+            kind = (players, variant)
+            print(
+                f"  {variant:10} {players} seats: {n:5} games, {fig.steps[kind]:8,} steps,"
+                f" {fig.stalled.get(kind, 0)} stalled"
+            )
+        played, steps = sum(fig.games.values()), sum(fig.steps.values())
+        stalled = sum(fig.stalled.values())
+        verdict = "every 16.3 invariant held" if not fig.problems else f"BROKEN: {fig.problems}"
+        rounds = sorted(fig.rounds) or [0]
+        print(
+            f"{played} random games, {steps:,} steps checked: {verdict} ({spent:.0f} s);"
+            f" stalled (15.5.3, cap {args.cap}): {stalled}/{played};"
+            f" ends {dict(sorted(fig.reasons.items()))};"
+            f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]}"
+        )
     return 0
 
 
