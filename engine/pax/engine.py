@@ -138,12 +138,12 @@ def legal_actions(state: State, seat: int) -> list[JsonDict]:
 
 def apply(state: State, seat: int, action: JsonDict) -> State:
     if state.result is not None:
-        raise IllegalAction("game_over", "The game is over.")
+        raise IllegalAction("game_over", "The game is over: nothing more is played (13).")
     who = to_act(state)
     if who is None:
         raise IllegalAction("no_decision", "Nobody is to act: the engine takes a step (R78).")
     if seat != who:
-        raise IllegalAction("not_your_turn", f"Seat {who} is to act, not seat {seat}.")
+        raise IllegalAction("not_your_turn", f"Seat {who} is to act, not seat {seat} (15.1, R78).")
     answers: list[tuple[int | None, JsonDict, bool]]
     if state.origin is None and state.pending[-1][1] == "action":
         t = thaw(state)  # the Action phase menu, not listed: check this action alone
@@ -174,9 +174,11 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
 def advance(state: State) -> State:
     """Run one automatic step (R78) and log it."""
     if state.result is not None:
-        raise IllegalAction("game_over", "The game is over.")
+        raise IllegalAction("game_over", "The game is over: nothing more is played (13).")
     if state.pending:
-        raise IllegalAction("decision_pending", f"Seat {to_act(state)} is to act.")
+        raise IllegalAction(
+            "decision_pending", f"Seat {to_act(state)} is to act: advance runs no step (R78)."
+        )
     t = thaw(state)
     t.open_entry(None, None)
     _run(t, freeze(t, close=False), [])

@@ -53,6 +53,7 @@ def test_freeze_builds_the_same_value_as_the_dataclass_init() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=3 * CHUNK), max_size=12))
 def test_the_log_extends_in_full_chunks_and_reads_like_a_list(sizes: list[int]) -> None:
+    """P-27: the log is an immutable sequence in chunks; it reads like the plain list."""
     entries: list[dict[str, int]] = []
     log = Log()
     for k in sizes:
