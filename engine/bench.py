@@ -189,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stall", type=int, default=0, help="pax: random games for 15.5.3")
     parser.add_argument("--cap", type=int, default=100, help="pax: the stall round cap")
     parser.add_argument("--check", type=int, default=0, help="pax: games checking 16.3")
+    parser.add_argument(
+        "--check-first", type=int, default=0, help="pax: number of the first --check game"
+    )
     args = parser.parse_args(argv)
     clock: Clock = time.perf_counter if args.clock == "wall" else time.process_time
     if args.game == "eleusis":
@@ -301,7 +304,7 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
         )
     if args.check:
         start = clock()
-        fig = pax_bench.check_games(args.check, seed=1, round_cap=args.cap)
+        fig = pax_bench.check_games(args.check, 1, args.cap, first=args.check_first)
         spent = clock() - start
         for (players, variant), n in sorted(fig.games.items()):
             kind = (players, variant)
@@ -314,7 +317,8 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
         verdict = "every 16.3 invariant held" if not fig.problems else f"BROKEN: {fig.problems}"
         rounds = sorted(fig.rounds) or [0]
         print(
-            f"{played} random games, {steps:,} steps checked: {verdict} ({spent:.0f} s);"
+            f"{played} random games (from game {args.check_first}), {steps:,} steps checked:"
+            f" {verdict} ({spent:.0f} s);"
             f" stalled (15.5.3, cap {args.cap}): {stalled}/{played};"
             f" ends {dict(sorted(fig.reasons.items()))};"
             f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]}"

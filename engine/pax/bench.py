@@ -145,16 +145,18 @@ class CheckFigure:
     problems: list[str] = field(default_factory=list)
 
 
-def check_games(games: int, seed: int, round_cap: int = 100) -> CheckFigure:
+def check_games(games: int, seed: int, round_cap: int = 100, first: int = 0) -> CheckFigure:
     """Random games over every seat count and variant in turn (``kinds``), with every
     16.3 invariant checked after every step (``apply`` and ``advance``); stops at the
-    first broken one. A game *stalls* (15.5.3, P-21) when the round cap ends it: no plot
-    or bot victory and fewer than 5 edicts discarded (no final round)."""
+    first broken one. Games are numbered from ``first`` (one run may be split across
+    processes: games 0-999 and 1000-1999 are the games of one run of 2,000). A game
+    *stalls* (15.5.3, P-21) when the round cap ends it: no plot or bot victory and fewer
+    than 5 edicts discarded (no final round)."""
     from engine.pax.invariants import problems
 
     fig = CheckFigure()
     plays = kinds()
-    for i in range(games):
+    for i in range(first, first + games):
         players, variant = kind = plays[i % len(plays)]
         rng = random.Random(f"check-{seed}-{i}")
         state = E.new_game(players, variant, f"check-{seed}-{i}", {"round_cap": round_cap})

@@ -116,3 +116,5 @@ def test_the_pax_invariant_run_covers_every_variant_and_counts_stalls(
     text = capsys.readouterr().out
     assert "standard   3 seats:     1 games" in text
     assert "stalled (15.5.3, cap 2): 3/3" in text
+    fig = pax_bench.check_games(2, seed=2, round_cap=2, first=1)
+    assert fig.games == {kinds[1]: 1, kinds[2 % len(kinds)]: 1}
