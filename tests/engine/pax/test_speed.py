@@ -19,7 +19,7 @@ from engine.pax.log import CHUNK, Log
 from engine.pax.menu import menu_options, menu_quick
 from engine.pax.plots import connected_subsets, witnesses
 from engine.pax.schemes import any_scheme, scheme_options
-from engine.pax.state import State, Table, freeze, thaw
+from engine.pax.state import FrozenTurn, State, Table, freeze, thaw
 
 
 def _states(players: int, seed: str, cap: int = 12) -> list[State]:
@@ -47,7 +47,10 @@ def test_freeze_builds_the_same_value_as_the_dataclass_init() -> None:
         assert made == plain
         assert plain == s
         assert dataclasses.replace(made) == made
-        assert hash(made.turn) == hash(plain.turn)
+        turn = [f.name for f in dataclasses.fields(FrozenTurn)]
+        assert list(vars(made.turn)) == turn
+        assert made.turn == FrozenTurn(**{n: getattr(made.turn, n) for n in turn})
+        assert hash(made.turn) == hash(FrozenTurn(**vars(made.turn)))
 
 
 @settings(max_examples=60, deadline=None)
