@@ -304,7 +304,19 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
         )
     if args.check:
         start = clock()
-        fig = pax_bench.check_games(args.check, 1, args.cap, first=args.check_first)
+
+        def progress(fig: Any) -> None:
+            played = sum(fig.games.values())
+            if played % 50 == 0:
+                steps = sum(fig.steps.values())
+                stalled = sum(fig.stalled.values())
+                print(
+                    f"  ... {played} games, {steps:,} steps, {stalled} stalled,"
+                    f" {clock() - start:.0f} s",
+                    flush=True,
+                )
+
+        fig = pax_bench.check_games(args.check, 1, args.cap, args.check_first, progress)
         spent = clock() - start
         for (players, variant), n in sorted(fig.games.items()):
             kind = (players, variant)

@@ -145,13 +145,19 @@ class CheckFigure:
     problems: list[str] = field(default_factory=list)
 
 
-def check_games(games: int, seed: int, round_cap: int = 100, first: int = 0) -> CheckFigure:
+def check_games(
+    games: int,
+    seed: int,
+    round_cap: int = 100,
+    first: int = 0,
+    on_game: Callable[[CheckFigure], None] | None = None,
+) -> CheckFigure:
     """Random games over every seat count and variant in turn (``kinds``), with every
     16.3 invariant checked after every step (``apply`` and ``advance``); stops at the
     first broken one. Games are numbered from ``first`` (one run may be split across
     processes: games 0-999 and 1000-1999 are the games of one run of 2,000). A game
     *stalls* (15.5.3, P-21) when the round cap ends it: no plot or bot victory and fewer
-    than 5 edicts discarded (no final round)."""
+    than 5 edicts discarded (no final round). ``on_game`` sees the figure after each game."""
     from engine.pax.invariants import problems
 
     fig = CheckFigure()
@@ -178,4 +184,6 @@ def check_games(games: int, seed: int, round_cap: int = 100, first: int = 0) -> 
         fig.rounds.append(state.round)
         stalled = reason == "faction_scoring" and not state.final_round
         fig.stalled[kind] = fig.stalled.get(kind, 0) + stalled
+        if on_game is not None:
+            on_game(fig)
     return fig
