@@ -95,7 +95,7 @@ def test_the_pax_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "every 16.3 invariant held" in text
 
 
-def test_the_pax_invariant_run_covers_every_variant_and_counts_stalls(
+def test_p60_the_pax_invariant_run_covers_every_variant_and_counts_stalls(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Issue 23: the 16.3 run iterates over META's variants and seat counts; with a cap
