@@ -10,7 +10,8 @@ Every entry of :data:`GAMES` satisfies :class:`engine.core.GameModule`: a ``META
 game and the functions of the engine contract. The server knows games only through this
 module: Indulgence (``indulgence``), New Eleusis (``eleusis``, whose package module
 is itself the entry: :mod:`engine.eleusis` exposes ``META`` and every function) and Pax
-Illuminaten (``pax``, listed without its automa variants, not built yet).
+Illuminaten (``pax``, with ``standard`` and one ``automa-<bot>`` variant per automa of
+section 14: the automa is seat N-1 and plays its turns as automatic steps, ``advance``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A bot is ``fn(view, rng) -> action`` and reads only its seat's view (architecture.md).
 ``random_bot`` picks uniformly among the view's ``legal_actions``. The automa of section
-14 is not a seat bot: it will play as automatic steps (not built yet).
+14 is not a seat bot: it plays as automatic steps (``engine.pax.automa``).
 """
 
 from __future__ import annotations

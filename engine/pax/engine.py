@@ -16,21 +16,17 @@ from engine.core import IllegalAction, JsonDict
 from engine.pax.flow import Ask, Ctx, same_json
 from engine.pax.menu import menu_problem
 from engine.pax.phases import DECISION_PROGRAMS, PROGRAMS
-from engine.pax.setup import STANDARD, SetupError, new_setup
+from engine.pax.setup import SetupError, new_setup, variants
 from engine.pax.state import State, Table, freeze, table_from_setup, thaw
 
-VARIANTS = (STANDARD,)
-"""H.2 lists automa variants too; the automa (14) is not built yet, so only standard."""
+VARIANTS = variants()
+"""H.2: ``standard`` and one ``automa-<bot>`` per bot of the data (P-22)."""
 
 
 def new_game(
     player_count: int, variant: str, seed: str, options: Mapping[str, Any] | None = None
 ) -> State:
     """A game of ``player_count`` seats (H.2): ``options`` may hold ``round_cap``."""
-    if variant != STANDARD and variant.startswith("automa-"):
-        raise SetupError(
-            f"The automa variants ({variant}) are not implemented yet: play 'standard'."
-        )
     round_cap = None
     for key, value in (options or {}).items():
         if key != "round_cap":

@@ -15,8 +15,9 @@ from engine.pax.view import view as _view
 
 
 class PaxGame:
-    """``META`` and the contract's functions. The automa variants of H.2 are not offered
-    until the automa (14) is built: ``new_game`` refuses them."""
+    """``META`` and the contract's functions. ``META.variants`` is ``standard`` and the
+    automa variants of H.2 (P-22): the automa (section 14) takes seat N-1 and is never
+    to act; ``advance`` plays its turns."""
 
     META = GameMeta(
         key="pax",

@@ -26,7 +26,10 @@ from engine.pax.actions import (
     slot_ref,
     start,
 )
+from engine.pax.automa.base import say
+from engine.pax.automa.favor import defend_gain
 from engine.pax.flow import Ctx, Proc
+from engine.pax.piles import draw
 from engine.pax.state import Oust, Table
 
 CUBES = 4
@@ -78,7 +81,7 @@ def commitment(t: Table, oust_id: int, rnd: int, seat: int, card: str | None) ->
     return nonce, hashlib.sha256(text.encode()).hexdigest()
 
 
-def _commit(t: Table, ctx: Ctx, seat: int) -> Proc[str | None]:
+def commit(t: Table, ctx: Ctx, seat: int) -> Proc[str | None]:
     o = t.oust
     assert o is not None
     hand = t.hands[seat]
@@ -95,15 +98,42 @@ def _commit(t: Table, ctx: Ctx, seat: int) -> Proc[str | None]:
     return card
 
 
-def _reveal(t: Table, seat: int, card: str | None) -> None:
+def choose(t: Table, ctx: Ctx, seat: int) -> Proc[str | None]:
+    """A side's card for this round: a human commits one (15.2.1); the automa's is the
+    top of the luminary deck, turned when its turn to choose comes (14.7.5, 14.7.6,
+    15.2.3, R81), or no card when none can be drawn."""
+    if seat >= t.g.humans:
+        card = draw(t)
+        o = t.oust
+        assert o is not None
+        if seat == o.defender:
+            say(
+                t, "defend", o.target, f"turns {card or 'no card'} from the deck in round {o.round}"
+            )
+        return card
+    return (yield from commit(t, ctx, seat))
+
+
+def nonce(t: Table, seat: int, card: str | None) -> str | None:
+    """The reveal's nonce of a side; the automa commits nothing (P-36)."""
+    o = t.oust
+    assert o is not None
+    return None if seat >= t.g.humans else commitment(t, o.ident, o.round, seat, card)[0]
+
+
+def reveal(t: Table, seat: int, card: str | None) -> None:
     o = t.oust
     assert o is not None
     o.sealed = [s for s in o.sealed if s[0] != seat]
     if card is None:
         return
-    t.hands[seat].remove(card)
+    if seat >= t.g.humans:
+        src: list[object] = ["deck"]
+    else:
+        t.hands[seat].remove(card)
+        src = ["hand", seat]
     t.oust_played.append((seat, card))
-    t.step("move", card=card, **{"from": ["hand", seat], "to": ["oust"]})
+    t.step("move", card=card, **{"from": src, "to": ["oust"]})
     flag_reveal(t, card)
     side = 0 if seat == o.attacker else 1
     strength = t.g.cat.cards[card].strength
@@ -142,16 +172,16 @@ def do_oust(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
     yielded = False
     while True:
         if clergy:
-            dc = yield from _commit(t, ctx, d)
-            _reveal(t, d, dc)
-            ac = yield from _commit(t, ctx, seat)
-            _reveal(t, seat, ac)
+            dc = yield from choose(t, ctx, d)
+            reveal(t, d, dc)
+            ac = yield from commit(t, ctx, seat)
+            reveal(t, seat, ac)
         else:
-            ac = yield from _commit(t, ctx, seat)
-            dc = yield from _commit(t, ctx, d)
-            _reveal(t, seat, ac)
-            _reveal(t, d, dc)
-        nonces = [commitment(t, o.ident, o.round, s, c)[0] for s, c in ((seat, ac), (d, dc))]
+            ac = yield from commit(t, ctx, seat)
+            dc = yield from choose(t, ctx, d)
+            reveal(t, seat, ac)
+            reveal(t, d, dc)
+        nonces = [nonce(t, seat, ac), nonce(t, d, dc)]
         t.step("oust", round=o.round, cards=[ac, dc], nonces=nonces)
         choices = (["continue"] if t.hands[seat] else []) + ["call", "yield"]
         ans = yield from ctx.ask(
@@ -162,7 +192,7 @@ def do_oust(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
             continue
         yielded = ans["choice"] == "yield"
         break
-    winner = _winner(o, yielded)
+    winner = winner_of(o, yielded)
     t.step("oust_end", winner=winner)
     t.oust = None
     if winner != seat:
@@ -171,13 +201,16 @@ def do_oust(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
         k = b.remove_disk(t, d, target)
         t.disks[d] += 1
         disk_step(t, d, slot_ref(t, target, k), "supply")
-    yield from fv.gain_any(t, ctx, d, a["k"])
+    if d >= t.g.humans:
+        defend_gain(t, d, target, a["k"])  # 14.7.6
+    else:
+        yield from fv.gain_any(t, ctx, d, a["k"])
     if len(t.cubes) < CUBES:
         t.cubes.append(target)
         t.step("cube", pos=t.pos(target), on=True)
 
 
-def _winner(o: Oust, yielded: bool) -> int:
+def winner_of(o: Oust, yielded: bool) -> int:
     """7.6.6 and R29: one auto-win wins; two cancel; else the attacker needs more."""
     if yielded:
         return o.defender

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from engine.core import JsonDict
 from engine.pax import board as b
 from engine.pax import favor as fv
+from engine.pax.automa import turn as automa
 from engine.pax.flow import Ctx, Proc
 from engine.pax.menu import do_menu_action, menu_options, menu_quick
 from engine.pax.piles import (
@@ -50,7 +51,10 @@ def prog_turn(t: Table, ctx: Ctx) -> Proc[None]:
         t.active_event[s] = None
         t.event_discard.insert(0, active)
         move(t, active, ["active", s], ["event_discard"])
-    if t.events[s]:
+    if s >= t.g.humans:
+        t.phase = "action"
+        t.program = "automa"  # 14.8.2: the automa's Action phase, one automatic step
+    elif t.events[s]:
         t.program = "activate"
     else:
         t.phase = "action"
@@ -98,6 +102,11 @@ def prog_plot_check(t: Table, ctx: Ctx) -> Proc[None]:
         if won is not None:
             finish(t, plot_result(t, s, won))
             return
+    else:
+        number = automa.victory(t, s)  # 14.8.3 step 2, 14.9
+        if number is not None:
+            finish(t, automa.automa_result(t, s, number))
+            return
     t.program = "event_check"
     yield from ()  # a program that asks nothing
 
@@ -105,7 +114,9 @@ def prog_plot_check(t: Table, ctx: Ctx) -> Proc[None]:
 def prog_event_check(t: Table, ctx: Ctx) -> Proc[None]:
     """11.2: with the flag set, draw 2 events, keep 1; an edict resolves at once."""
     s = t.active
-    if t.turn.revealed and t.event_deck:
+    if s >= t.g.humans:
+        automa.event_check(t, s)  # 14.8.3 step 3
+    elif t.turn.revealed and t.event_deck:
         drawn = t.event_deck[:2]
         t.step("seen", seat=s, of=None, cards=list(drawn), private=[s])
         ans = yield from ctx.ask(
@@ -147,6 +158,9 @@ def prog_redraw(t: Table, ctx: Ctx) -> Proc[None]:
     """11.3 and 11.4: discard, others draw, you draw, refresh the Court, end the turn."""
     s = t.active
     n = t.g.players
+    if t.plan is not None:  # 11.3 step 1, 14.8.4 step 1 (R58)
+        to_discard(t, t.plan, ["plan"])
+        t.plan = None
     for card, _ in t.schemes:
         to_discard(t, card, ["scheme"])
     for _, card in t.oust_played:
@@ -264,4 +278,5 @@ PROGRAMS: dict[str, Callable[[Table, Ctx], Proc[None]]] = {
     "plot_check": prog_plot_check,
     "event_check": prog_event_check,
     "redraw": prog_redraw,
+    "automa": automa.prog_automa,
 }

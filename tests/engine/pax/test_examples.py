@@ -1,7 +1,7 @@
 """The seed's worked examples that 16.4 cites, as fixtures on M19 (3 seats) with
 hand-made cards. Seed "seat-2" gives seat 0 the contact C15 (PRO, MAG, SCH), the
-placard of Scout example A and Extort example A. 14.10.4 (the AW automa) is not here:
-the automa is not built yet (docs/pax.md)."""
+placard of Scout example A and Extort example A. 14.10.4 (the AW automa) is in
+test_automa_plan.py."""
 
 from __future__ import annotations
 

@@ -111,7 +111,7 @@ def test_the_record_has_the_keys_of_appendix_h() -> None:
 def test_the_registry_serves_pax_through_the_common_contract() -> None:
     game = registry.get("pax")
     assert game.META.player_counts == (2, 3, 4)
-    assert game.META.variants == ("standard",)
+    assert game.META.variants == ("standard", "automa-SG", "automa-J2", "automa-AC", "automa-AW")
     assert "random" in game.META.bots
     s = game.new_game(2, "standard", "registry")
     assert game.full_record(s)["seed"]["commitment"] == game.seed_commitment("registry")

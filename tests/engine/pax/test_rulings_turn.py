@@ -452,11 +452,21 @@ def test_r80_an_influence_you_cannot_pay_is_not_offered() -> None:
     assert not types_of(ready(t), "influence")
 
 
-def test_r12_p22_automa_variants_are_refused_until_built() -> None:
+def test_h2_r12_r43_p22_every_automa_variant_starts_with_the_automa_in_the_last_seat() -> None:
     from engine.pax.setup import SetupError
 
-    with pytest.raises(SetupError, match="not implemented"):
-        E.new_game(2, "automa-SG", "x")
+    assert E.VARIANTS == ("standard", "automa-SG", "automa-J2", "automa-AC", "automa-AW")
+    for variant in E.VARIANTS[1:]:
+        for players in (2, 3, 4):
+            s = E.new_game(players, variant, "p22")
+            assert s.g.humans == players - 1
+            assert s.g.setup.seats[-1].automa == variant.removeprefix("automa-")
+            assert s.token == -1  # the placard (14.2 step 5)
+            assert s.disks[-1] == 20  # 14.2 step 4, R43: nothing more
+            assert s.hands[-1] == ()
+            assert s.plot[-1] is None
+    with pytest.raises(SetupError, match="Unknown variant"):
+        E.new_game(2, "automa-XX", "x")
 
 
 def test_15_5_3_p21_the_round_cap_scores_factions() -> None:
