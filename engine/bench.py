@@ -13,8 +13,11 @@ Prints the median over ``--runs`` rounds of:
   most 36 cards allow beside the trump card), and the ratios fast path / OpenSpiel.
 
 ``--game pax`` measures Pax Illuminaten: validated ``apply`` decisions/s, ``legal_actions``
-+ ``apply``, whole random games/s through the contract, and with ``--stall N`` the share of
-N random games that stall (15.5.3; engine/pax/bench.py, docs/pax.md).
++ ``apply``, whole random games/s through the contract, with ``--stall N`` the share of
+N random games that stall (15.5.3; engine/pax/bench.py, docs/pax.md), and with
+``--check N`` N random games over every seat count and variant with the 16.3 invariants
+after every step (``--check-first K`` numbers them from K, to split one run across
+processes).
 
 ``--game eleusis`` measures New Eleusis instead: ERL judgements/s on a 300-card main line
 per library rule, whole random rounds/s (random bots, seeded) and every bot kind's
