@@ -13,8 +13,11 @@ Prints the median over ``--runs`` rounds of:
   most 36 cards allow beside the trump card), and the ratios fast path / OpenSpiel.
 
 ``--game pax`` measures Pax Illuminaten: validated ``apply`` decisions/s, ``legal_actions``
-+ ``apply``, whole random games/s through the contract, and with ``--stall N`` the share of
-N random games that stall (15.5.3; engine/pax/bench.py, docs/pax.md).
++ ``apply``, whole random games/s through the contract, with ``--stall N`` the share of
+N random games that stall (15.5.3; engine/pax/bench.py, docs/pax.md), and with
+``--check N`` N random games over every seat count and variant with the 16.3 invariants
+after every step (``--check-first K`` numbers them from K, to split one run across
+processes).
 
 ``--game eleusis`` measures New Eleusis instead: ERL judgements/s on a 300-card main line
 per library rule, whole random rounds/s (random bots, seeded) and every bot kind's
@@ -189,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stall", type=int, default=0, help="pax: random games for 15.5.3")
     parser.add_argument("--cap", type=int, default=100, help="pax: the stall round cap")
     parser.add_argument("--check", type=int, default=0, help="pax: games checking 16.3")
+    parser.add_argument(
+        "--check-first", type=int, default=0, help="pax: number of the first --check game"
+    )
     args = parser.parse_args(argv)
     clock: Clock = time.perf_counter if args.clock == "wall" else time.process_time
     if args.game == "eleusis":
@@ -301,9 +307,37 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
         )
     if args.check:
         start = clock()
-        played, steps, found = pax_bench.check_games(args.check, seed=1, round_cap=args.cap)
-        verdict = "every 16.3 invariant held" if not found else f"BROKEN: {found}"
-        print(f"{played} random games, {steps} steps checked: {verdict} ({clock() - start:.0f} s)")
+
+        def progress(fig: Any) -> None:
+            played = sum(fig.games.values())
+            if played % 50 == 0:
+                steps = sum(fig.steps.values())
+                stalled = sum(fig.stalled.values())
+                print(
+                    f"  ... {played} games, {steps:,} steps, {stalled} stalled,"
+                    f" {clock() - start:.0f} s",
+                    flush=True,
+                )
+
+        fig = pax_bench.check_games(args.check, 1, args.cap, args.check_first, progress)
+        spent = clock() - start
+        for (players, variant), n in sorted(fig.games.items()):
+            kind = (players, variant)
+            print(
+                f"  {variant:10} {players} seats: {n:5} games, {fig.steps[kind]:8,} steps,"
+                f" {fig.stalled.get(kind, 0)} stalled"
+            )
+        played, steps = sum(fig.games.values()), sum(fig.steps.values())
+        stalled = sum(fig.stalled.values())
+        verdict = "every 16.3 invariant held" if not fig.problems else f"BROKEN: {fig.problems}"
+        rounds = sorted(fig.rounds) or [0]
+        print(
+            f"{played} random games (from game {args.check_first}), {steps:,} steps checked:"
+            f" {verdict} ({spent:.0f} s);"
+            f" stalled (15.5.3, cap {args.cap}): {stalled}/{played};"
+            f" ends {dict(sorted(fig.reasons.items()))};"
+            f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]}"
+        )
     return 0
 
 

@@ -57,10 +57,10 @@ def parse_pos(t: Table, value: Any) -> int | None:
     if (
         isinstance(value, list)
         and len(value) == 2
-        and all(type(x) is int for x in value)
-        and (value[0], value[1]) in t.g.index
+        and type(value[0]) is int
+        and type(value[1]) is int
     ):
-        return t.g.index[(value[0], value[1])]
+        return t.g.index.get((value[0], value[1]))
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.core import JsonDict
 from engine.pax import engine as E
@@ -116,23 +116,74 @@ def stall_share(games: int, cap: int, seed: int) -> StallFigure:
     return StallFigure(games, stalled, cap, rounds, plot_wins)
 
 
-def check_games(games: int, seed: int, round_cap: int = 100) -> tuple[int, int, list[str]]:
-    """Random games (2, 3, 4 seats in turn) with every 16.3 invariant checked after every
-    step: (games, steps checked, the first problems found, if any)."""
+def kinds() -> list[tuple[int, str]]:
+    """Every (seat count, variant) the game offers (``META``): the invariant run covers
+    each variant ``new_game`` accepts, the automa ones too once they are offered."""
+    from engine.pax.game import PaxGame
+    from engine.pax.setup import SetupError
+
+    out = []
+    for variant in PaxGame.META.variants:
+        for players in PaxGame.META.player_counts:
+            try:
+                E.new_game(players, variant, "probe")
+            except SetupError:
+                continue
+            out.append((players, variant))
+    return out
+
+
+@dataclass
+class CheckFigure:
+    """An invariant run: games and steps per (seats, variant), how the games ended."""
+
+    games: dict[tuple[int, str], int] = field(default_factory=dict)
+    steps: dict[tuple[int, str], int] = field(default_factory=dict)
+    stalled: dict[tuple[int, str], int] = field(default_factory=dict)
+    reasons: dict[str, int] = field(default_factory=dict)
+    rounds: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def check_games(
+    games: int,
+    seed: int,
+    round_cap: int = 100,
+    first: int = 0,
+    on_game: Callable[[CheckFigure], None] | None = None,
+) -> CheckFigure:
+    """Random games over every seat count and variant in turn (``kinds``), with every
+    16.3 invariant checked after every step (``apply`` and ``advance``); stops at the
+    first broken one. Games are numbered from ``first`` (one run may be split across
+    processes: games 0-999 and 1000-1999 are the games of one run of 2,000). A game
+    *stalls* (15.5.3, P-21) when the round cap ends it: no plot or bot victory and fewer
+    than 5 edicts discarded (no final round). ``on_game`` sees the figure after each game."""
     from engine.pax.invariants import problems
 
-    checked = 0
-    for i in range(games):
+    fig = CheckFigure()
+    plays = kinds()
+    for i in range(first, first + games):
+        players, variant = kind = plays[i % len(plays)]
         rng = random.Random(f"check-{seed}-{i}")
-        state = E.new_game(2 + i % 3, "standard", f"check-{seed}-{i}", {"round_cap": round_cap})
+        state = E.new_game(players, variant, f"check-{seed}-{i}", {"round_cap": round_cap})
+        fig.games[kind] = fig.games.get(kind, 0) + 1
         while not E.is_over(state):
             seat = E.to_act(state)
             if seat is None:
                 state = E.advance(state)
             else:
                 state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
-            checked += 1
+            fig.steps[kind] = fig.steps.get(kind, 0) + 1
             found = problems(state)
             if found:
-                return i + 1, checked, found
-    return games, checked, []
+                fig.problems = [f"game {i} ({players} seats, {variant}): {p}" for p in found]
+                return fig
+        result = state.result or {}
+        reason = str(result.get("reason"))
+        fig.reasons[reason] = fig.reasons.get(reason, 0) + 1
+        fig.rounds.append(state.round)
+        stalled = reason == "faction_scoring" and not state.final_round
+        fig.stalled[kind] = fig.stalled.get(kind, 0) + stalled
+        if on_game is not None:
+            on_game(fig)
+    return fig

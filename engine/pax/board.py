@@ -78,8 +78,13 @@ def controller(t: Table, i: int) -> int | None:
     """Who controls face-up card i (2.7), or None."""
     if not t.up[i]:
         return None
+    sl = t.slots[i]
+    seats = set(sl)
+    seats.discard(None)
+    if len(seats) < 2:
+        return seats.pop() if seats else None
     counts: dict[int, int] = {}
-    for s in t.slots[i]:
+    for s in sl:
         if s is not None:
             counts[s] = counts.get(s, 0) + 1
     if not counts:
@@ -145,6 +150,18 @@ def components(t: Table, cells: list[int]) -> list[list[int]]:
 def lodges(t: Table, f: int) -> list[list[int]]:
     """The maximal lodges of faction f (2.8.2): components of >= 3 face-up F cards."""
     return [c for c in components(t, faction_cells(t, f)) if len(c) >= 3]
+
+
+def may_control_a_lodge(t: Table, seat: int, f: int) -> bool:
+    """A cheap necessary condition for controlling some lodge of f (2.8.3): at least 3
+    of the seat's disks on face-up cards showing f."""
+    n = 0
+    for i, sl in enumerate(t.slots):
+        if seat in sl and t.up[i] and f in card(t, i).factions:
+            n += sl.count(seat)
+            if n >= 3:
+                return True
+    return False
 
 
 def largest_lodge_controller(t: Table, f: int) -> int | None:

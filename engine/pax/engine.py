@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import IllegalAction, JsonDict
-from engine.pax.flow import Ask, Ctx, action_key
+from engine.pax.flow import Ask, Ctx, same_json
 from engine.pax.menu import menu_problem
 from engine.pax.phases import DECISION_PROGRAMS, PROGRAMS
 from engine.pax.setup import SetupError, new_setup, variants
@@ -134,12 +134,12 @@ def legal_actions(state: State, seat: int) -> list[JsonDict]:
 
 def apply(state: State, seat: int, action: JsonDict) -> State:
     if state.result is not None:
-        raise IllegalAction("game_over", "The game is over.")
+        raise IllegalAction("game_over", "The game is over: nothing more is played (13).")
     who = to_act(state)
     if who is None:
         raise IllegalAction("no_decision", "Nobody is to act: the engine takes a step (R78).")
     if seat != who:
-        raise IllegalAction("not_your_turn", f"Seat {who} is to act, not seat {seat}.")
+        raise IllegalAction("not_your_turn", f"Seat {who} is to act, not seat {seat} (15.1, R78).")
     answers: list[tuple[int | None, JsonDict, bool]]
     if state.origin is None and state.pending[-1][1] == "action":
         t = thaw(state)  # the Action phase menu, not listed: check this action alone
@@ -150,9 +150,8 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
         answers = [(seat, action, True)]
     else:
         options = _options(state)
-        if action not in options or not any(
-            o == action and action_key(o) == action_key(action) for o in options
-        ):  # dict equality first (fast); then exact types (True is not 1)
+        if not any(o == action and same_json(o, action) for o in options):
+            # dict equality first (fast); then exact types (True is not 1)
             raise _refusal(state, action)
         if state.origin is None:
             t = thaw(state)
@@ -171,9 +170,11 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
 def advance(state: State) -> State:
     """Run one automatic step (R78) and log it."""
     if state.result is not None:
-        raise IllegalAction("game_over", "The game is over.")
+        raise IllegalAction("game_over", "The game is over: nothing more is played (13).")
     if state.pending:
-        raise IllegalAction("decision_pending", f"Seat {to_act(state)} is to act.")
+        raise IllegalAction(
+            "decision_pending", f"Seat {to_act(state)} is to act: advance runs no step (R78)."
+        )
     t = thaw(state)
     t.open_entry(None, None)
     _run(t, freeze(t, close=False), [])

@@ -98,10 +98,15 @@ class Ctx:
         raise EngineError("a program was resumed instead of replayed")
 
 
-def action_key(action: object) -> object:
-    """A hashable form of a JSON action, for membership tests."""
-    if isinstance(action, dict):
-        return tuple(sorted((k, action_key(v)) for k, v in action.items()))
-    if isinstance(action, list):
-        return ("__list__", *(action_key(v) for v in action))
-    return (type(action).__name__, action)
+def same_json(a: object, b: object) -> bool:
+    """Equal JSON values of the same types all through (``True`` is not ``1``, ``1.0``
+    is not ``1``): ``apply``'s exact membership test of an action in the options."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        assert isinstance(b, dict)
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return a == b

@@ -29,18 +29,23 @@ class Log(Sequence[JsonDict]):
         return cls().extend(entries)
 
     def extend(self, entries: Iterable[JsonDict]) -> Log:
-        new = list(entries)
+        new = tuple(entries)
         if not new:
             return self
-        chunks = list(self._chunks)
-        last = list(chunks.pop()) if chunks and len(chunks[-1]) < CHUNK else []
-        for entry in new:
-            if len(last) == CHUNK:
-                chunks.append(tuple(last))
-                last = []
-            last.append(entry)
-        chunks.append(tuple(last))
-        return Log(tuple(chunks))
+        chunks = self._chunks
+        if chunks and len(chunks[-1]) < CHUNK:
+            tail = chunks[-1] + new
+            chunks = chunks[:-1]
+        else:
+            tail = new
+        if len(tail) > CHUNK:
+            chunks += tuple(tail[i : i + CHUNK] for i in range(0, len(tail), CHUNK))
+        else:
+            chunks += (tail,)
+        log = Log.__new__(Log)
+        log._chunks = chunks
+        log._len = self._len + len(new)
+        return log
 
     def __len__(self) -> int:
         return self._len

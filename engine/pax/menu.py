@@ -14,7 +14,7 @@ from engine.pax.actions import Problem, special_active
 from engine.pax.flow import Ctx, Proc
 from engine.pax.options import MAIN, do_main, iter_main_options, main_options, main_problem
 from engine.pax.plots import claim_ok, claimable
-from engine.pax.schemes import do_scheme, scheme_options, scheme_problem
+from engine.pax.schemes import any_scheme, do_scheme, scheme_options, scheme_problem
 from engine.pax.state import Table
 
 MENU_BYS = ("main", "advance", "faction", "cube")
@@ -30,7 +30,8 @@ def claim_faction_problem(t: Table, card: object) -> Problem:
         return ("no_card", "That faction card is not in the game (9.1).")
     if entry[2] == t.active:
         return ("own_card", "That faction card is already yours (9.1).")
-    if b.largest_lodge_controller(t, t.g.cat.fc_faction[entry[0]]) != t.active:
+    f = t.g.cat.fc_faction[entry[0]]
+    if not b.may_control_a_lodge(t, t.active, f) or b.largest_lodge_controller(t, f) != t.active:
         return ("no_lodge", "You must control the largest lodge of its faction (9.1, 9.2).")
     return None
 
@@ -88,7 +89,7 @@ def menu_quick(t: Table) -> JsonDict | None:
     """R79 cheaply: ``end`` when it is the only action, else None (cheap checks first)."""
     if next(iter_main_options(t, ("extort",), MENU_BYS), None) is not None:
         return None
-    if scheme_options(t) or special_action_options(t) or claim_faction_options(t):
+    if any_scheme(t) or special_action_options(t) or claim_faction_options(t):
         return None
     others = tuple(k for k in MAIN if k != "extort")
     if next(iter_main_options(t, others, MENU_BYS), None) is not None:

@@ -90,8 +90,10 @@ def witnesses(t: Table, seat: int, plot: str, full: bool = False) -> Iterator[Wi
     prm = pl.params
     up = [i for i in range(n) if t.up[i]]
     mine = [i for i in up if seat in t.slots[i]]
-    ctrl = [i for i in up if b.controller(t, i) == seat]
     count = 0
+
+    def controlled() -> list[int]:
+        return [i for i in up if b.controller(t, i) == seat]
 
     def lodge_sets(f: int, pool: list[int], least: int) -> Iterator[tuple[int, list[int]]]:
         for m in connected_subsets(t, pool, least):
@@ -132,7 +134,7 @@ def witnesses(t: Table, seat: int, plot: str, full: bool = False) -> Iterator[Wi
             ):
                 yield m, None
     elif plot == "P05":
-        fm = [i for i in ctrl if b.card(t, i).affiliation == "FM"]
+        fm = [i for i in controlled() if b.card(t, i).affiliation == "FM"]
         for m in _subsets(fm, 1, full):
             shown = {f for i in _cells(m) for f in b.card(t, i).factions}
             if len(shown) >= prm["factions"]:
@@ -142,9 +144,9 @@ def witnesses(t: Table, seat: int, plot: str, full: bool = False) -> Iterator[Wi
                 yield m, None
     elif plot in ("P06", "P07", "P09"):
         if plot == "P06":
-            pool = ctrl
+            pool = controlled()
         elif plot == "P07":
-            pool = [i for i in ctrl if b.card(t, i).knight]
+            pool = [i for i in controlled() if b.card(t, i).knight]
         else:
             pool = [i for i in mine if b.others_on(t, seat, i) > 0]
         least = pl.threshold(t.g.players)
@@ -161,12 +163,14 @@ def witnesses(t: Table, seat: int, plot: str, full: bool = False) -> Iterator[Wi
             c = b.card(t, i)
             return c.affiliation == "RC" if kind == "RC" else b.CLE in c.factions
 
-        mine_rc = [i for i in ctrl if fits(i)]
+        mine_rc = []
         theirs = [0] * t.g.players
         for i in up:
             who = b.controller(t, i)
             if who is not None and fits(i):
                 theirs[who] += 1
+                if who == seat:
+                    mine_rc.append(i)
         if all(len(mine_rc) > theirs[q] for q in range(t.g.players) if q != seat):
             for m in _subsets(mine_rc, prm["min_cards"], full):
                 cells = _cells(m)
@@ -179,6 +183,8 @@ def witnesses(t: Table, seat: int, plot: str, full: bool = False) -> Iterator[Wi
         row = [i for i in up if t.g.row[i] == prm["row"]]
         for f in range(6):
             cells = sorted(i for i in row if f in b.card(t, i).factions)
+            if not worth(cells, prm["min_cards"], 3):  # set_controller needs 3 (2.8.3)
+                continue
             for a in range(len(cells)):
                 for z in range(a + prm["min_cards"] - 1, len(cells)):
                     seg = cells[a : z + 1]
@@ -190,6 +196,9 @@ def witnesses(t: Table, seat: int, plot: str, full: bool = False) -> Iterator[Wi
     elif plot == "P08":
         for f in range(6):
             pool = [i for i in mine if f in b.card(t, i).factions]
+            reach = {t.g.row[i] for i in pool}
+            if t.g.top_row not in reach or t.g.bottom_row not in reach:
+                continue
             for m, cells in lodge_sets(f, pool, 3):
                 rows = {t.g.row[i] for i in cells}
                 if t.g.top_row in rows and t.g.bottom_row in rows:

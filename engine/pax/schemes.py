@@ -64,6 +64,15 @@ def scheme_options(t: Table) -> list[JsonDict]:
     return out
 
 
+def any_scheme(t: Table) -> bool:
+    """Whether ``scheme_options(t)`` lists something (stops at the first)."""
+    for card in dict.fromkeys(t.hands[t.active]):
+        for use in USES:
+            if scheme_problem(t, {"type": "scheme", "card": card, "use": use}) is None:
+                return True
+    return False
+
+
 def do_scheme(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
     seat = t.active
     card = a["card"]

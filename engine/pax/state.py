@@ -12,7 +12,7 @@ The log (H.6) is kept as closed entries plus the entry being written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core import JsonDict
 from engine.pax.log import Log
@@ -36,6 +36,8 @@ __all__ = [
     "table_from_setup",
     "thaw",
 ]
+
+T = TypeVar("T")
 
 PLACARD = -1
 """The ref of the acting seat's own placard (H.1)."""
@@ -163,8 +165,10 @@ class Table:
         return "placard" if i == PLACARD else self.pos(i)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FrozenTurn:
+    """The per-turn records of a State (not slotted: ``freeze`` builds it by ``_made``)."""
+
     main_used: int
     main_allowed: int
     quick_used: bool
@@ -194,9 +198,13 @@ class FrozenOust:
     ident: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
-    """An immutable game state (16.1; its JSON is H.5 plus the record, see ``record``)."""
+    """An immutable game state (16.1; its JSON is H.5 plus the record, see ``record``).
+
+    Not slotted: ``freeze`` builds a state by handing it its ``__dict__`` whole
+    (``_made``), about 1 µs where the dataclass ``__init__`` of 54 frozen fields takes
+    about 9 µs (docs/pax.md, figures)."""
 
     g: Static
     round: int
@@ -251,11 +259,22 @@ class State:
 
 
 def _claims(d: dict[str, list[int]]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    if not d:
+        return ()
     return tuple((k, tuple(v)) for k, v in sorted(d.items()) if v)
 
 
 def _entry_copy(entry: JsonDict | None) -> JsonDict | None:
     return None if entry is None else {**entry, "steps": list(entry["steps"])}
+
+
+def _made(cls: type[T], **values: Any) -> T:
+    """A frozen dataclass (State, FrozenTurn) from every field's value, without its
+    ``__init__``'s calls of ``object.__setattr__``, one per field: the value is the same
+    (tests/engine/pax/test_speed.py)."""
+    s = object.__new__(cls)
+    object.__setattr__(s, "__dict__", values)
+    return s
 
 
 def freeze(t: Table, close: bool = True) -> State:
@@ -265,7 +284,8 @@ def freeze(t: Table, close: bool = True) -> State:
         t.close_entry()
     tu = t.turn
     o = t.oust
-    return State(
+    return _made(
+        State,
         g=t.g,
         round=t.round,
         start_seat=t.start_seat,
@@ -284,7 +304,7 @@ def freeze(t: Table, close: bool = True) -> State:
         hands=tuple(map(tuple, t.hands)),
         events=tuple(map(tuple, t.events)),
         active_event=tuple(t.active_event),
-        edicts=tuple(tuple((e[0], e[1]) for e in es) for es in t.edicts),
+        edicts=tuple([tuple(map(tuple, es)) for es in t.edicts]),
         plot=tuple(t.plot),
         plot_revealed=tuple(t.plot_revealed),
         court=tuple(t.court),
@@ -301,22 +321,23 @@ def freeze(t: Table, close: bool = True) -> State:
         plot_deck=tuple(t.plot_deck),
         claims_on=_claims(t.claims_on),
         claims_under=_claims(t.claims_under),
-        fcards=tuple((f[0], f[1], f[2], f[3]) for f in t.fcards),
+        fcards=tuple(map(tuple, t.fcards)),
         faction_box=tuple(t.faction_box),
         cubes=tuple(t.cubes),
         token=t.token,
-        turn=FrozenTurn(
-            tu.main_used,
-            tu.main_allowed,
-            tu.quick_used,
-            tu.claimed_faction,
-            tu.claimed_plot,
-            tuple(tu.buffs),
-            tu.chain_ended,
-            tuple(tu.yielded),
-            tu.revealed,
-            tuple(tu.specials_used),
-            tuple(tu.scout_adjacent),
+        turn=_made(
+            FrozenTurn,
+            main_used=tu.main_used,
+            main_allowed=tu.main_allowed,
+            quick_used=tu.quick_used,
+            claimed_faction=tu.claimed_faction,
+            claimed_plot=tu.claimed_plot,
+            buffs=tuple(tu.buffs),
+            chain_ended=tu.chain_ended,
+            yielded=tuple(tu.yielded),
+            revealed=tu.revealed,
+            specials_used=tuple(tu.specials_used),
+            scout_adjacent=tuple(tu.scout_adjacent),
         ),
         oust=None
         if o is None
@@ -369,7 +390,7 @@ def thaw(s: State) -> Table:
         hands=list(map(list, s.hands)),
         events=list(map(list, s.events)),
         active_event=list(s.active_event),
-        edicts=[[[c, n] for c, n in es] for es in s.edicts],
+        edicts=[list(map(list, es)) for es in s.edicts],
         plot=list(s.plot),
         plot_revealed=list(s.plot_revealed),
         court=list(s.court),
@@ -386,7 +407,7 @@ def thaw(s: State) -> Table:
         plot_deck=list(s.plot_deck),
         claims_on={k: list(v) for k, v in s.claims_on},
         claims_under={k: list(v) for k, v in s.claims_under},
-        fcards=[list(f) for f in s.fcards],
+        fcards=list(map(list, s.fcards)),
         faction_box=list(s.faction_box),
         cubes=list(s.cubes),
         token=s.token,

@@ -93,3 +93,32 @@ def test_the_pax_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "games/s" in text
     assert "stalled games (15.5.3): " in text
     assert "every 16.3 invariant held" in text
+
+
+def test_p60_the_pax_invariant_run_covers_every_variant_and_counts_stalls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 23: the 16.3 run iterates over META's variants and seat counts; with a cap
+    of 2 rounds every game stalls (15.5.3, P-21, P-60: no final round can come so soon)
+    unless a plot victory ends it first (an automa's, 14.9)."""
+    from engine.pax import bench as pax_bench
+    from engine.pax.game import PaxGame
+
+    kinds = pax_bench.kinds()
+    assert {v for _, v in kinds} == set(PaxGame.META.variants)
+    assert {p for p, v in kinds if v == "standard"} == {2, 3, 4}
+    fig = pax_bench.check_games(len(kinds), seed=2, round_cap=2)
+    assert fig.problems == []
+    assert fig.games == dict.fromkeys(kinds, 1)
+    standard = [k for k in kinds if k[1] == "standard"]
+    assert all(fig.stalled[k] == 1 for k in standard)
+    won = sum(n for reason, n in fig.reasons.items() if reason != "faction_scoring")
+    assert sum(fig.stalled.values()) + won == len(kinds)  # an automa's win is no stall
+    assert all(r <= 2 for r in fig.rounds)
+    assert all(fig.steps[k] > 10 for k in kinds)
+    assert bench.main(["--game", "pax", "--runs", "0", "--check", "3", "--cap", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "standard   3 seats:     1 games" in text
+    assert "stalled (15.5.3, cap 2): 3/3" in text
+    fig = pax_bench.check_games(2, seed=2, round_cap=2, first=1)
+    assert fig.games == {kinds[1]: 1, kinds[2 % len(kinds)]: 1}

@@ -262,3 +262,19 @@ def test_r78_p40_one_advance_plays_the_automas_whole_action_phase() -> None:
     assert len(s.log) == before + 1  # one log entry (H.6)
     assert s.program == "plot_check"
     assert lines(s)[0][0] == "plan"
+
+
+def test_r01_the_automa_never_exchanges_aws_rider_pays_matching_tokens_only() -> None:
+    """R01, 14.6: bots never exchange. The 14.10.4 example with 3 ART (a human could
+    exchange them for any unit, 2.2.5) and no MAG or NOB: the rider pays nothing and AW
+    places its free disk alone; with 1 MAG more it pays that one and stops."""
+    for extra, placed, left in (({}, 1, {"ART": 3}), ({"MAG": 1}, 2, {"ART": 3})):
+        t = atable(2, "AW")
+        put(t, (0, 5), "PIL009", [])  # ART/PRO
+        deck_top(t, "PIL017")  # MAG/NOB, strength 4
+        favor(t, BOT, ART=3, **extra)
+        s = turn(t)
+        assert card_at(s, (0, 5)) == "PIL017"
+        assert slots(s, (0, 5)).count(BOT) == placed
+        assert fav(s, BOT) == left
+        assert not [x for x in steps(s, "favor") if x["from"] == BOT and x["n"] == 3]

@@ -173,7 +173,8 @@ def _oust_table(blue_card: str, red_card: str) -> State:
 
 def test_7_6_10_oust_example_a_the_higher_total_wins() -> None:
     """[seed 411-451]: Blue pays 1 PRO; init 5 against Red's 6 (Red favoured); Blue plays
-    6, Red plays 4: 11 against 10, Blue wins; Red's disk goes home; a cube on the card."""
+    6, Red plays 4: 11 against 10, Blue wins; Red's disk goes home; a cube on the card.
+    P-17: the defender names the favor it gains, seat 1's own decision."""
     s = _oust_table("PIL007", "PIL004")
     s = act(
         s,

@@ -29,6 +29,7 @@ games = st.tuples(st.sampled_from((2, 3, 4)), st.text(min_size=1, max_size=8))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_16_3_every_invariant_holds_after_every_step_of_random_games(game: tuple[int, str]) -> None:
+    """16.3 after every step, with P-24's two more (event and plot cards conserved)."""
     players, seed = game
 
     def check(state: State) -> None:
@@ -63,6 +64,8 @@ def test_the_same_seed_and_choices_give_the_same_game() -> None:
 
 
 def test_state_to_json_round_trips_exactly_and_plays_on_the_same() -> None:
+    """P-9: the open decision and the program behind it (origin, answers) survive the
+    JSON round trip and are found again by replay: the same state, the same play."""
     states = _random_run(3, "round-trip", cap=10)
     for s in [*states[::7], states[-1]]:
         text = json.dumps(R.state_to_json(s))

@@ -52,6 +52,8 @@ def test_r02_overturn_is_optional_and_the_gainer_chooses_the_victim() -> None:
 
 
 def test_2_2_5_exchange_three_of_one_faction_pays_any_unit() -> None:
+    """2.2.5, P-18: an exchange of 3 tokens of one faction pays any unit; offered only
+    when it leaves the rest payable (here the only way, so taken by the engine, R79)."""
     t = table(3, SEED)
     favor(t, 0, CLE=3)
     s = act(ready(t), {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]})
@@ -266,6 +268,8 @@ def test_r21_whisper_does_not_chain() -> None:
 
 
 def test_r23_conspire_pays_from_the_supply_when_the_gain_runs_out() -> None:
+    """R23, P-16: Conspire pays each recipient what the yielding cards owe it, from the
+    supply when the gain runs out."""
     t = table(3, SEED)
     put(t, (2, 4), "PIL004", [0, 1])  # rank I: yields 1; seat 1 is owed 1
     put(t, (2, 2), "PIL024", [1, 1])  # rank I neighbour with seat 1's disks: no whisper

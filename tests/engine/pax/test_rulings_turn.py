@@ -46,6 +46,8 @@ def test_r32_one_chain_a_turn_and_a_card_must_share_a_faction() -> None:
 
 
 def test_r33_an_aces_gain_is_not_quick_favor() -> None:
+    """R33, P-14: an Ace's gain 3 is taken at once (no special decision) and is not
+    Quick Favor: Quick Favor stays open, and any card chains after an Ace (P-13)."""
     t = table(3, SEED)
     hand(t, 0, ["PIL046", "PIL005"])
     s = act(ready(t), {"type": "scheme", "card": "PIL046", "use": "ability"})
@@ -129,6 +131,8 @@ def test_r64_bonus_expel_moves_a_disk_from_the_map_only() -> None:
 
 
 def test_r65_returning_a_claimed_private_plot_sends_its_disks_home() -> None:
+    """R65, P-20: the drawn plot waits on top until keep_plot; the returned card goes to
+    the bottom and its claims go home."""
     t = table(3, SEED)
     own = t.plot[0]
     assert own is not None
@@ -150,6 +154,7 @@ def test_r65_returning_a_claimed_private_plot_sends_its_disks_home() -> None:
 
 
 def test_g02_swap_moves_cards_with_their_disks_but_not_cubes() -> None:
+    """A.1 G02, R27, P-19: a swap names its two cards in reading order (a first)."""
     t = table(3, SEED)
     put(t, (2, 4), "PIL016", [0])
     put(t, (2, 6), "PIL012", [])
@@ -431,6 +436,8 @@ def test_r78_advance_runs_one_automatic_step() -> None:
 
 
 def test_r79_a_single_option_is_taken_by_the_engine_and_not_logged_as_an_action() -> None:
+    """R79, P-23: a decision with one option is the engine's: only its effects are
+    logged, as steps."""
     t = table(3, SEED)
     favor(t, 0, PRO=1)
     s = act(ready(t), {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]})

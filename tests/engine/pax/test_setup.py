@@ -171,7 +171,9 @@ def test_p3_contacts_and_plots_are_dealt_in_seat_order() -> None:
     assert s.plot_deck == plots[4:]
 
 
-def test_p4_packets_factions_and_the_boxes_keep_shuffle_order() -> None:
+def test_r14_p4_packets_factions_and_the_boxes_keep_shuffle_order() -> None:
+    """R14: packet A (edicts 1-3, specials 1-3, shuffled) goes on top of packet B; P-4's
+    order inside packets and boxes."""
     seed = "deal order"
     s = new_setup(2, "standard", seed)
     edicts = shuffled(seed, "events/edicts", tuple(D.edicts))
@@ -314,3 +316,21 @@ def test_h3_h4_the_record_opening_is_json() -> None:
     assert record["setup"]["map"][0] == {"pos": [0, 3], "card": s.map[0][1], "face_up": False}
     assert record["setup"]["hands"][1] == []
     assert record["setup"]["private_plots"][1] is None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_r13_one_shuffle_of_the_plots_sets_out_two_public_plots(players: int) -> None:
+    """R13: step 13 is one step: the 13 plots are shuffled once (stream ``plots``) and
+    2 are turned face up; each human's private plot and the plot deck come from the same
+    shuffle, and every plot is in exactly one place."""
+    for n in range(5):
+        seed = f"r13-{players}-{n}"
+        s = new_setup(players, "standard", seed)
+        plots = shuffled(seed, "plots", tuple(D.plots))
+        assert len(s.public_plots) == 2
+        assert s.public_plots == plots[:2]
+        private = [x.plot for x in s.seats if x.plot is not None]
+        assert private == list(plots[2 : 2 + players])
+        placed = [*s.public_plots, *private, *s.plot_deck]
+        assert sorted(placed) == sorted(D.plots)
+        assert len(D.plots) == 13
