@@ -35,7 +35,22 @@ def _name(view: JsonDict, seat: int | None) -> str:
 
 
 def _pos(p: Any) -> str:
-    return f"{p[0]},{p[1]}" if isinstance(p, list) else str(p)
+    """A map position [r, c] as "r,c"; anything else as it is."""
+    if isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p):
+        return f"{p[0]},{p[1]}"
+    return str(p)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, list):
+        return (
+            _pos(v)
+            if len(v) == 2 and all(type(x) is int for x in v)
+            else " ".join(_value(x) for x in v)
+        )
+    if isinstance(v, dict):
+        return " ".join(f"{k} {_value(x)}" for k, x in v.items())
+    return str(v)
 
 
 def action_label(a: JsonDict) -> str:
@@ -172,7 +187,7 @@ def _entry_text(view: JsonDict, entry: JsonDict) -> JsonDict:
         for key, value in st.items():
             if key in ("step", "private"):
                 continue
-            words.append(f"{key} {value if not isinstance(value, list) else _pos(value)}")
+            words.append(f"{key} {_value(value)}")
         steps.append(" ".join(words))
     return {
         "seq": entry["seq"],
