@@ -4,6 +4,7 @@ it, and the rules page. The views reach them through the game's kind."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import HttpRequest
@@ -22,7 +23,15 @@ SEAT_HELP: dict[int, str] = {}
 def table_context(request: HttpRequest, game: Any, view: dict[str, Any]) -> dict[str, Any]:
     """What the table shows, from the seat's view alone; ``?pos=r,c`` picks a map card
     whose actions are listed (the click on a highlighted target)."""
-    return pax_table.context(view, picked=request.GET.get("pos", ""))
+    context = pax_table.context(view, picked=request.GET.get("pos", "")[:20])
+    seat = view.get("my_seat")
+    if context.get("picked_actions") and seat is not None and seat == view.get("to_act"):
+        # 15.5.1's payment help for the few actions aimed at the clicked card: the
+        # payments the engine would take, from this seat's own decisions only.
+        state = kinds.of(game).load(game.snapshot)
+        for action in context["picked_actions"]:
+            action["cost"] = pax_table.cost_text(state, seat, json.loads(action["json"]))
+    return context
 
 
 def announcement(context: dict[str, Any]) -> str:

@@ -18,8 +18,11 @@ import math
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from engine.core import IllegalAction
 from engine.pax.loader import data as pax_data
+from engine.pax.view import suggest_payment
 
 HEX = 34.0  # the hexes' radius in SVG units
 COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b"]  # seats 0-3 (disks, placards)
@@ -53,29 +56,134 @@ def _value(v: Any) -> str:
     return str(v)
 
 
+# H.7's action types and keys as the table names them.
+ACTION_WORDS = {
+    "scout": gettext_lazy("Scout"),
+    "influence": gettext_lazy("Influence"),
+    "extort": gettext_lazy("Extort"),
+    "organize": gettext_lazy("Organize"),
+    "expel": gettext_lazy("Expel"),
+    "oust": gettext_lazy("Oust"),
+    "scheme": gettext_lazy("Scheme"),
+    "claim_faction": gettext_lazy("Claim a faction card"),
+    "claim_plot": gettext_lazy("Claim a plot"),
+    "congress": gettext_lazy("Congress"),
+    "press": gettext_lazy("Press"),
+    "investigate": gettext_lazy("Investigate"),
+    "end": gettext_lazy("End the turn"),
+    "decline": gettext_lazy("Decline"),
+    "swap": gettext_lazy("Swap"),
+    "take_edict": gettext_lazy("Take an edict"),
+    "draw_plot": gettext_lazy("Draw a plot"),
+    "take": gettext_lazy("Take"),
+    "borrow": gettext_lazy("Borrow"),
+    "pay": gettext_lazy("Pay"),
+    "gain": gettext_lazy("Gain"),
+    "overturn": gettext_lazy("Overturn"),
+    "conspire": gettext_lazy("Conspire"),
+    "place": gettext_lazy("Place"),
+    "move": gettext_lazy("Move"),
+    "stop": gettext_lazy("Stop"),
+    "keep_plot": gettext_lazy("Keep plot"),
+    "strength": gettext_lazy("Strength"),
+    "oust_card": gettext_lazy("Oust card"),
+    "oust_next": gettext_lazy("Next in the Oust"),
+    "keep_event": gettext_lazy("Keep event"),
+    "court": gettext_lazy("Court"),
+    "activate": gettext_lazy("Play event"),
+    "advance": gettext_lazy("Automatic step"),
+}
+DECISION_WORDS = {
+    "action": gettext_lazy("take an action or end your turn"),
+    "event": gettext_lazy("choose a special event to play, or none"),
+    "pay": gettext_lazy("choose how to pay"),
+    "gain": gettext_lazy("choose the favor you gain or lose"),
+    "overturn": gettext_lazy("choose whom to overturn from"),
+    "conspire": gettext_lazy("choose a token to give (Conspire)"),
+    "place": gettext_lazy("choose the card to place"),
+    "move": gettext_lazy("move your disks (Organize)"),
+    "oust_card": gettext_lazy("choose your Oust card in secret"),
+    "oust_next": gettext_lazy("continue, call or yield the Oust"),
+    "strength": gettext_lazy("choose your strength"),
+    "bonus": gettext_lazy("take the scheme's Bonus action or decline"),
+    "special": gettext_lazy("use the scheme's Special ability or decline"),
+    "keep_event": gettext_lazy("choose which event card to keep"),
+    "keep_plot": gettext_lazy("choose which plot to keep"),
+    "court": gettext_lazy("choose Court cards"),
+}
+PHASE_WORDS = {
+    "event": gettext_lazy("Event phase"),
+    "action": gettext_lazy("Action phase"),
+    "check": gettext_lazy("Check phase"),
+    "over": gettext_lazy("Game over"),
+}
+KEY_WORDS = {
+    "by": gettext_lazy("by"),
+    "faction": gettext_lazy("faction"),
+    "card": gettext_lazy("card"),
+    "n": gettext_lazy("disks"),
+    "k": gettext_lazy("disks"),
+    "plot": gettext_lazy("plot"),
+    "event": gettext_lazy("event"),
+    "choice": gettext_lazy("choice"),
+    "use": gettext_lazy("use"),
+    "what": gettext_lazy("what"),
+    "acting": gettext_lazy("from"),
+    "target": gettext_lazy("target"),
+    "a": gettext_lazy("card"),
+    "b": gettext_lazy("with"),
+    "from": gettext_lazy("from"),
+    "to": gettext_lazy("to"),
+    "defender": gettext_lazy("defender"),
+    "seat": gettext_lazy("seat"),
+}
+
+
 def action_label(a: JsonDict) -> str:
     """An action of H.7 in a few words (the buttons, the log, the replay)."""
     kind = str(a.get("type"))
-    parts = [kind.replace("_", " ")]
+    parts = [str(ACTION_WORDS.get(kind, kind.replace("_", " ")))]
     for key in ("by", "faction", "card", "n", "k", "plot", "event", "choice", "use", "what"):
         if a.get(key) not in (None, "main", False):
-            parts.append(f"{key} {a[key]}")
-    for key in ("acting", "target", "a", "b", "from", "to"):
-        if a.get(key) is not None:
-            parts.append(f"{key} {_pos(a[key])}")
-    if a.get("defender") is not None:
-        parts.append(f"defender {a['defender']}")
-    if a.get("seat") is not None:
-        parts.append(f"seat {a['seat']}")
+            parts.append(f"{KEY_WORDS[key]} {a[key]}")
+    for key in ("acting", "target", "a", "b", "from", "to", "defender", "seat"):
+        if a.get(key) is not None and not (kind == "overturn" and key == "from"):
+            parts.append(f"{KEY_WORDS[key]} {_pos(a[key])}")
+    if kind == "overturn":
+        parts.append(
+            _("from seat %(seat)s") % {"seat": a["from"]}
+            if a.get("from") is not None
+            else _("stop")
+        )
     if a.get("cards"):
         parts.append(" ".join(a["cards"]))
     if kind == "pay" and a.get("exchange"):
-        parts.append("exchange")
-    if kind == "pay" and a.get("faction") is None:
-        parts.append("reduction")
+        parts.append(_("exchange"))
+    if kind == "pay" and "faction" in a and a.get("faction") is None:
+        parts.append(_("reduction"))
     if "delta" in a:
         parts.append(f"{a['delta']:+d}")
     return " · ".join(parts)
+
+
+def cost_text(state: Any, seat: int, action: JsonDict) -> str:
+    """One suggested payment for ``action`` (15.5.1, ``engine.pax.view.suggest_payment``):
+    the tokens the seat's first offered option at each unit would pay; "" when free. The
+    player still chooses each unit (every ``pay`` is its own decision), the suggestion
+    marked."""
+    try:
+        units = suggest_payment(state, seat, action)
+    except IllegalAction:
+        return ""
+    words = []
+    for unit in units:
+        if unit.get("faction") is None:
+            words.append(_("reduction"))
+        elif unit.get("exchange"):
+            words.append(_("exchange of %(f)s") % {"f": unit["faction"]})
+        else:
+            words.append(str(unit["faction"]))
+    return ", ".join(words)
 
 
 def _card(card_id: str | None) -> JsonDict | None:
@@ -275,7 +383,7 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         "my_plot": (
             {"id": me["plot"], "name": d.plots[me["plot"]].name} if me and me["plot"] else None
         ),
-        "decision_kind": decision_kind,
+        "decision_kind": str(DECISION_WORDS.get(str(decision_kind), decision_kind or "")),
         "decision": view.get("decision"),
         "derived": view.get("derived") or {},
         "log": [_entry_text(view, e) for e in view.get("log") or []][-12:],
@@ -284,4 +392,5 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         "picked": picked,
         "picked_actions": targets.get(picked, []),
         "suggested": free[0]["json"] if decision_kind == "pay" and free else "",
+        "phase": str(PHASE_WORDS.get(state.get("phase"), state.get("phase"))),
     }
