@@ -9,6 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import kinds, selectors
 from games.web import pax_table
@@ -17,7 +18,11 @@ TABLE_TEMPLATE = "games/pax/table.html"
 TABLE_PARTS = frozenset({"table", "cell"})
 REPLAY_TEMPLATE = "games/pax/replay.html"
 RULES_TEMPLATE = "games/pax/rules.html"
-SEAT_HELP: dict[int, str] = {}
+# The create form's help under a seat that not every table has (2-4 seats).
+SEAT_HELP = {
+    2: gettext_lazy("Used in 3- and 4-player games only."),
+    3: gettext_lazy("Used in 4-player games only."),
+}
 
 
 def table_context(request: HttpRequest, game: Any, view: dict[str, Any]) -> dict[str, Any]:

@@ -166,3 +166,19 @@ def test_a_japanese_player_reads_the_pax_table_in_japanese(pax_game: Game, owner
         assert words in text, words
     for english in ("What just happened", "Favor pool", "Your move", "Faction cards"):
         assert english not in text, english
+
+
+def test_the_lobby_offers_pax_and_creates_a_game_against_bots(owner: Any) -> None:
+    """The lobby's create form is the game's (docs/web.md): Pax's 2-4 seats and bots."""
+    web = _web(owner)
+    page = web.get("/lobby/", {"game": "pax"}).content.decode()
+    assert 'name="game_type" value="pax"' in page
+    assert "Used in 3- and 4-player games only." in page
+    answer = web.post(
+        "/games/new",
+        {"game_type": "pax", "player_count": 2, "variant": "standard", "seat_1": "random"},
+    )
+    assert answer.status_code == 302, answer.content[:500]
+    game = Game.objects.get()
+    assert (game.game_type, game.player_count, game.status) == ("pax", 2, "in_progress")
+    assert answer["Location"] == f"/games/{game.pk}/"
