@@ -244,6 +244,30 @@ class Pax(GameKind):
         P-10) and final state."""
         return verify_record(record)
 
+    def verify_game(self, *, game: Any, state: Any, moves: list[JsonDict]) -> JsonDict:
+        """The case file's check of a stored game (running or not): P-75's on its record
+        with the stored seed revealed and the live move log, which replays the log from
+        the seed and compares set-up, log and state."""
+        record = self.record(state)
+        record["seed"] = {**record["seed"], "value": game.seed}
+        record["moves"] = moves
+        problems = verify_record(record)
+        commitment = seed_commitment(game.seed)
+        commitment_ok = hmac.compare_digest(commitment, game.seed_commitment)
+        if not commitment_ok and not any("commitment" in p for p in problems):
+            problems.insert(0, "the revealed seed does not hash to the published commitment")
+        return {
+            "verified": not problems,
+            "seed": game.seed,
+            "commitment": game.seed_commitment,
+            "seed_hash": commitment,
+            "commitment_ok": commitment_ok,
+            "first_ruler_ok": True,
+            "replay_ok": not any(p.startswith("replay") for p in problems),
+            "hands": [],
+            "problems": problems,
+        }
+
     def god_view(self, state: Any, player_count: int) -> JsonDict:
         """Everything at one step, for staff: every seat's view (hands, plots, sealed
         Oust cards) and the full record with the set-up (deck orders)."""
