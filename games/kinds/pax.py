@@ -203,9 +203,12 @@ class Pax(GameKind):
         kind = pending[-1]["kind"] if pending else "action"
         what = DECISION_TEXT.get(kind, "decide")
         active = state.get("active_seat")
-        if active is not None and active != seat:
+        if active is not None and active != seat and state.get("oust") is not None:
             title = f"You are ousted in game {game.pk}: {what}"
             body = f"Seat {active} ousts you (seat {seat}) in game {game.pk}: {what}."
+        elif active is not None and active != seat:
+            title = f"Your decision in seat {active}'s turn, game {game.pk}: {what}"
+            body = f"Game {game.pk} waits on you (seat {seat}) in seat {active}'s turn: {what}."
         elif kind == "action":
             title = f"Your turn in game {game.pk}"
             body = f"It is your turn (seat {seat}) in game {game.pk}: {what}."
