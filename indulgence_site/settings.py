@@ -315,8 +315,10 @@ SPECTACULAR_SETTINGS = {
         "GameTypeEnum": "games.kinds.KEYS",
         "IndulgenceGameTypeEnum": ["indulgence"],
         "EleusisGameTypeEnum": ["eleusis"],
+        "PaxGameTypeEnum": ["pax"],
         "VariantEnum": "games.models.Variant",
         "EleusisVariantEnum": "games.api.shapes_eleusis.VARIANTS",
+        "PaxVariantEnum": "games.api.shapes_pax.VARIANTS",
         "AnyVariantEnum": "games.api.serializers.ALL_VARIANTS",
     },
 }

@@ -22,6 +22,7 @@ bounded by time and by count.
 
     .venv/bin/python -m loadtest.run --clients 32 --seconds 20
     .venv/bin/python -m loadtest.run --game eleusis --clients 16 --seconds 20
+    .venv/bin/python -m loadtest.run --game pax --clients 16 --seconds 20
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ GAMES: dict[str, dict[str, Any]] = {
         "options": {"hand_size": 6, "sanity_walks": 20, "round_limit": 1},
         "engine": {"rated": False, "deadlines": {}},
     },
+    # Pax Illuminaten: 3 seats, capped at 3 rounds (15.5.3) so a game is a few hundred
+    # decisions and automatic steps.
+    "pax": {"players": 3, "options": {"round_cap": 3}, "engine": {}},
 }
 
 SETUP = """
@@ -529,7 +533,7 @@ def main() -> None:
         choices=sorted(GAMES),
         default="indulgence",
         help="the game the clients play (indulgence: 3 seats; eleusis: 4 seats, 6-card hands, "
-        "one round)",
+        "one round; pax: 3 seats, 3 rounds)",
     )
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--processes", type=int, default=4, help="client processes")

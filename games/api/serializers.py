@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from games import kinds, services
 from games.api.shapes_eleusis import EleusisExportResponse, EleusisGameViewResponse
+from games.api.shapes_pax import PaxExportResponse, PaxGameViewResponse
 from games.models import DisputeStatus, GameStatus, TokenScope, Variant
 
 FAMILIES = ["borgia", "medici", "orsini", "sforza"]
@@ -63,7 +64,7 @@ def _all_variants() -> list[str]:
 
 ALL_VARIANTS = _all_variants()  # the schema's AnyVariantEnum (settings.SPECTACULAR_SETTINGS)
 GAME_TYPE_HELP = (
-    "The game: a key of GET /api/v1/game-types/ (indulgence, eleusis). Omitted: indulgence."
+    "The game: a key of GET /api/v1/game-types/ (indulgence, eleusis, pax). Omitted: indulgence."
 )
 
 
@@ -587,10 +588,12 @@ Shapes = dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any
 VIEW_SHAPES: Shapes = {
     "indulgence": GameViewResponse,
     "eleusis": EleusisGameViewResponse,
+    "pax": PaxGameViewResponse,
 }
 EXPORT_SHAPES: Shapes = {
     "indulgence": ExportResponse,
     "eleusis": EleusisExportResponse,
+    "pax": PaxExportResponse,
 }
 
 GameView = PolymorphicProxySerializer(

@@ -19,7 +19,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games import disputes, mail_limits, selectors, services
-from games.api import examples, examples_eleusis
+from games.api import examples, examples_eleusis, examples_pax
 from games.api import serializers as s
 from games.api.pagination import Pagination
 from games.api.parsers import LimitedJSONParser, refuse_oversized
@@ -169,8 +169,10 @@ class GamesView(ApiView):
         examples=[
             *examples.CREATE_EXAMPLES,
             *examples_eleusis.CREATE_EXAMPLES,
+            *examples_pax.CREATE_EXAMPLES,
             examples.VIEW_EXAMPLE,
             examples_eleusis.VIEW_EXAMPLE,
+            examples_pax.VIEW_EXAMPLE,
         ],
         tags=["games"],
     )
@@ -205,7 +207,7 @@ class GameDetailView(ApiView):
         ),
         parameters=[GAME_ID],
         responses={200: s.GameView, **errors("not_found", *READ_CODES)},
-        examples=[examples.VIEW_EXAMPLE, examples_eleusis.VIEW_EXAMPLE],
+        examples=[examples.VIEW_EXAMPLE, examples_eleusis.VIEW_EXAMPLE, examples_pax.VIEW_EXAMPLE],
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
@@ -271,8 +273,10 @@ class GameActionsView(ApiView):
         examples=[
             *examples.ACTION_EXAMPLES,
             *examples_eleusis.ACTION_EXAMPLES,
+            *examples_pax.ACTION_EXAMPLES,
             examples.VIEW_EXAMPLE,
             examples_eleusis.VIEW_EXAMPLE,
+            examples_pax.VIEW_EXAMPLE,
         ],
         tags=["games"],
     )
@@ -349,11 +353,16 @@ class GameMovesView(ApiView):
 class GameExportView(ApiView):
     @extend_schema(
         operation_id="games_export_retrieve",
-        examples=[examples.EXPORT_EXAMPLE, examples_eleusis.EXPORT_EXAMPLE],
+        examples=[
+            examples.EXPORT_EXAMPLE,
+            examples_eleusis.EXPORT_EXAMPLE,
+            examples_pax.EXPORT_EXAMPLE,
+        ],
         summary="The full record",
         description=(
             "The game's record as its rules fix it (Indulgence: seed, every deal, trick and "
-            "payment; New Eleusis: NE-29.3's eleusis-record-1, which its `verify` checks), "
+            "payment; New Eleusis: NE-29.3's eleusis-record-1, which its `verify` checks; "
+            "Pax Illuminaten: H.3's pax-record/1, checked by replaying its moves), "
             "with the accounts and the move log: published when the game is finished (or "
             "void). Before that, only staff reviewing an open dispute on the game, who do "
             "not play in it, may read it; each such read is in the audit log."

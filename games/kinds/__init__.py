@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine import registry
-from games.kinds import eleusis, indulgence
+from games.kinds import eleusis, indulgence, pax
 from games.kinds.base import GameKind, HistoryWrite, Notice
 
 # A client that never says which game it means plays Indulgence (api.md, "Many games").
 DEFAULT = "indulgence"
 
-KINDS: dict[str, GameKind] = {kind.key: kind for kind in (indulgence.KIND, eleusis.KIND)}
+KINDS: dict[str, GameKind] = {kind.key: kind for kind in (indulgence.KIND, eleusis.KIND, pax.KIND)}
 KEYS = list(KINDS)  # the schema's GameTypeEnum (settings.SPECTACULAR_SETTINGS)
 
 

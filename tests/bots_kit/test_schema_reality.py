@@ -331,7 +331,7 @@ def test_a_client_generated_from_the_schema_plays_a_whole_game_as_documented(
         # with a "template" describes a family of actions).
         types = importlib.import_module(f"{package}.api.games.game_types_list")
         listed = checked("/api/v1/game-types/", "get", types.sync_detailed(client=client))
-        assert [t.key.value for t in listed] == ["indulgence", "eleusis"]
+        assert [t.key.value for t in listed] == ["indulgence", "eleusis", "pax"]
         body = models.GameCreateRequest.from_dict(
             {
                 "game_type": "eleusis",
@@ -372,6 +372,49 @@ def test_a_client_generated_from_the_schema_plays_a_whole_game_as_documented(
         assert isinstance(record, models.EleusisExportResponse), record
         assert record.format_ == "eleusis-record-1"
         assert record.seed == "generated-eleusis"
+
+        # And a whole game of Pax Illuminaten (issue 25): PaxGameViewResponse and
+        # PaxExportResponse; every action is one of the view's legal actions (H.7), sent
+        # back exactly as the generated model parsed it.
+        body = models.GameCreateRequest.from_dict(
+            {
+                "game_type": "pax",
+                "player_count": 2,
+                "rated": False,
+                "seed": "generated-pax",
+                "options": {"round_cap": 1},
+                "bots": [{"seat": 1, "bot": "random"}],
+            }
+        )
+        created = checked("/api/v1/games/", "post", create.sync_detailed(client=client, body=body))
+        assert isinstance(created, models.PaxGameViewResponse), created
+        view = created
+        for _ in range(2000):
+            assert isinstance(view, models.PaxGameViewResponse), view
+            if view.status.value == "finished":
+                break
+            if view.to_act != view.my_seat or not view.legal_actions:  # the bot, the steps
+                view = checked(
+                    game, "get", retrieve.sync_detailed(game_id=created.id, client=client)
+                )
+                continue
+            request = models.ActionRequest.from_dict(
+                {"action": rng.choice(view.legal_actions).to_dict(), "version": view.version}
+            )
+            view = checked(
+                actions, "post", act.sync_detailed(game_id=created.id, client=client, body=request)
+            )
+        assert view.status.value == "finished"
+        assert view.result is not None
+        assert view.result.winner_seats
+        record = checked(
+            "/api/v1/games/{game_id}/export",
+            "get",
+            export.sync_detailed(game_id=created.id, client=client),
+        )
+        assert isinstance(record, models.PaxExportResponse), record
+        assert record.format_ == "pax-record/1"
+        assert record.seed.value == "generated-pax"
     finally:
         sys.path.remove(str(tmp_path))
         for name in [m for m in sys.modules if m.startswith("indulgence_generated")]:

@@ -1,0 +1,76 @@
+"""Pax Illuminaten's pages (the spec's 15.5; docs/web.md): the table drawn from the
+seat's view alone (``games.web.pax_table``), the replay step by step as a spectator saw
+it, and the rules page. The views reach them through the game's kind."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import kinds, selectors
+from games.web import pax_table
+
+TABLE_TEMPLATE = "games/pax/table.html"
+TABLE_PARTS = frozenset({"table", "cell"})
+REPLAY_TEMPLATE = "games/pax/replay.html"
+RULES_TEMPLATE = "games/pax/rules.html"
+# The create form's help under a seat that not every table has (2-4 seats).
+SEAT_HELP = {
+    2: gettext_lazy("Used in 3- and 4-player games only."),
+    3: gettext_lazy("Used in 4-player games only."),
+}
+
+
+def table_context(request: HttpRequest, game: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """What the table shows, from the seat's view alone; ``?pos=r,c`` picks a map card
+    whose actions are listed (the click on a highlighted target)."""
+    context = pax_table.context(view, picked=request.GET.get("pos", "")[:20])
+    seat = view.get("my_seat")
+    if context.get("picked_actions") and seat is not None and seat == view.get("to_act"):
+        # 15.5.1's payment help for the few actions aimed at the clicked card: the
+        # payments the engine would take, from this seat's own decisions only.
+        state = kinds.of(game).load(game.snapshot)
+        for action in context["picked_actions"]:
+            action["cost"] = pax_table.cost_text(state, seat, json.loads(action["json"]))
+    return context
+
+
+def announcement(context: dict[str, Any]) -> str:
+    if context["result"]:
+        return _("Game over.")
+    if context["my_turn"]:
+        return _("Your turn.")
+    if context["to_act_name"]:
+        return _("%(name)s to act.") % {"name": context["to_act_name"]}
+    return ""
+
+
+def replay_context(
+    *, game: Any, record: dict[str, Any], moves: list[dict[str, Any]], step: int
+) -> dict[str, Any]:
+    """The replay after ``step`` moves of the live log: the spectator's view then."""
+    names = {s["seat"]: s["username"] for s in record["seats"]}
+    live = game.moves.filter(archived_at=None).order_by("seq")[:step]
+    state = selectors.game_replay(game, selectors.replay_moves(game, live))
+    view = kinds.of(game).engine.view(state, None)
+    view.update({"id": game.pk, "status": game.status, "version": game.version, "my_seat": None})
+    view["seats"] = [
+        {**s, "username": names.get(s["seat"], ""), "display_name": names.get(s["seat"], "")}
+        for s in view["seats"]
+    ]
+    context = pax_table.context(view, picked="")
+    last = moves[step - 1] if step else None
+    context["last_move"] = (
+        f"{names.get(last['seat'], '')}: {pax_table.action_label(last['action'])}"
+        if last and last["action"].get("type") != "advance"
+        else ""
+    )
+    return context
+
+
+def rules_context() -> dict[str, Any]:
+    return {}
