@@ -79,6 +79,12 @@ class GameKind:
     def bot_title(self, bot: str) -> str:
         return dict(BotKind.choices).get(bot, bot.capitalize())
 
+    def fixed_bot_seats(self, player_count: int, variant: str) -> list[tuple[int, str]]:
+        """Seats a variant gives to a player of the rules' own (Pax Illuminaten's automa),
+        as ``(seat, bot kind)``: the server seats it at creation like a built-in bot, and
+        the engine never asks it to act (its turns are automatic steps). None by default."""
+        return []
+
     def rules_url(self) -> str:
         return reverse("rules_game", args=[self.key])
 

@@ -30,6 +30,7 @@ from engine.core import IllegalAction
 from engine.pax import engine as pax_engine
 from engine.pax import record as pax_record
 from engine.pax.bots import autopilot_oust_card
+from engine.pax.loader import data as pax_data
 from engine.pax.rng import seed_commitment
 from engine.pax.setup import SetupError
 from engine.pax.view import SECRET_ACTIONS
@@ -84,6 +85,20 @@ class Pax(GameKind):
         if variant.startswith(AUTOMA_PREFIX):
             return f"Against the automa ({variant[len(AUTOMA_PREFIX) :]})"
         return variant.capitalize()
+
+    def fixed_bot_seats(self, player_count: int, variant: str) -> list[tuple[int, str]]:
+        """P-78: an automa variant's automa sits in the last seat (3.1, R12; the engine's
+        seat N-1), under the bot kind named like the variant (``automa-SG``)."""
+        if variant.startswith(AUTOMA_PREFIX):
+            return [(player_count - 1, variant)]
+        return []
+
+    def bot_title(self, bot: str) -> str:
+        if bot.startswith(AUTOMA_PREFIX):
+            code = bot[len(AUTOMA_PREFIX) :]
+            bot_card = pax_data().bots.get(code)
+            return f"{bot_card.name if bot_card else code} (automa)"
+        return super().bot_title(bot)
 
     def options_check(
         self, *, player_count: int, variant: str, rated: bool, options: JsonDict

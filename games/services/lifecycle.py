@@ -87,6 +87,14 @@ def game_create(
         if not 1 <= len(seed) <= 128:
             raise InvalidRequest(_("seed must be 1 to 128 characters long."))
     bot_seats = _validate_bot_seats(bots, player_count, game_type)
+    fixed = kind.fixed_bot_seats(player_count, variant)
+    for number, bot in fixed:
+        if number in {n for n, _bot in bot_seats}:
+            raise InvalidRequest(
+                _("Seat %(seat)d is %(bot)s's in this variant; give your bots other seats.")
+                % {"seat": number, "bot": kind.bot_title(bot)}
+            )
+    bot_seats = sorted(bot_seats + fixed)
     if seed is not None and (invite or len(bot_seats) != player_count - 1):
         # Whoever chose the seed can compute every deal: no other person may sit here.
         raise InvalidRequest(
@@ -334,8 +342,13 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         raise NotSeated(_("Only the people who played a game can ask for a rematch."))
     if game.status != GameStatus.FINISHED:
         raise GameNotActive(_("A rematch can be asked for once the game has finished."))
-    bots_at_table = [s.bot_kind for s in seats if selectors.is_bot_account_seat(s)]
-    first_bot = game.player_count - len(bots_at_table)
+    fixed = kinds.of(game).fixed_bot_seats(game.player_count, game.variant)
+    bots_at_table = [
+        s.bot_kind
+        for s in seats
+        if selectors.is_bot_account_seat(s) and (s.number, s.bot_kind) not in fixed
+    ]
+    first_bot = game.player_count - len(fixed) - len(bots_at_table)
     return game_create(
         creator=user,
         game_type=game.game_type,

@@ -180,10 +180,14 @@ class GameCreateForm(forms.Form):
 
     def bot_seats(self) -> list[tuple[int, str]]:
         count = self.cleaned_data["player_count"]
+        # P-78: a seat the variant gives to the rules' own player (Pax's automa) is its,
+        # whatever the seat's field says.
+        variant = self.cleaned_data.get("variant") or kinds.get(self.kind_key).meta.default_variant
+        fixed = {n for n, _bot in kinds.get(self.kind_key).fixed_bot_seats(count, variant)}
         return [
             (seat, kind)
             for seat in range(1, count)
-            if (kind := self.cleaned_data.get(f"seat_{seat}"))
+            if seat not in fixed and (kind := self.cleaned_data.get(f"seat_{seat}"))
         ]
 
 

@@ -33,6 +33,11 @@ JsonDict = dict[str, Any]
 def _name(view: JsonDict, seat: int | None) -> str:
     for entry in view.get("seats", []):
         if entry["seat"] == seat:
+            bot = str(entry.get("bot_kind") or "")
+            if bot.startswith("automa-"):  # P-78: the automa by its name (14.10)
+                code = bot.removeprefix("automa-")
+                card = pax_data().bots.get(code)
+                return f"{card.name if card else code} ({_('automa')})"
             return str(entry.get("display_name") or entry.get("username") or seat)
     return "" if seat is None else _("Seat %(seat)s") % {"seat": seat}
 

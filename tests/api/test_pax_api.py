@@ -268,3 +268,62 @@ def test_a_refused_action_names_the_rule_and_changes_nothing(owner: Any, bearer:
     assert answer.json()["code"] == "illegal_action"
     game.refresh_from_db()
     assert game.version == version
+
+
+@pytest.mark.parametrize("automa", ["SG", "AW"])
+def test_a_person_alone_plays_a_whole_game_against_an_automa_over_the_api(
+    owner: Any, bearer: Bearer, anonymous: Client, automa: str
+) -> None:
+    """P-78 (3.1, R12, issue 25 item 3): a 2-seat ``automa-<bot>`` table is the creator and
+    the automa in the last seat; it starts at once, the automa's turns are automatic steps
+    (it is never to act), and the record verifies; a rematch seats the automa again."""
+    client, view = pax_game(
+        owner, bearer, player_count=2, variant=f"automa-{automa}", bots=[], seed=f"solo-{automa}"
+    )
+    assert view["status"] == "in_progress"
+    game = Game.objects.get(pk=view["id"])
+    seats = {s.number: s for s in game.seats.select_related("player__user")}
+    assert sorted(seats) == [0, 1]
+    assert seats[1].bot_kind == f"automa-{automa}"
+    assert kinds.of(game).bot_title(seats[1].bot_kind).endswith("(automa)")
+    url = game_url(game)
+    view, seen = play_through_api({0: client}, url, random.Random(5))
+    assert view["status"] == "finished"
+    assert "action" in seen
+    automa_moves = [m for m in anonymous.get(f"{url}moves").json()["moves"] if m["seat"] == 1]
+    assert automa_moves == []  # the automa never acts through the server: its steps do
+    record = anonymous.get(f"{url}export").json()
+    assert selectors.record_verify(record) == []
+    again = services.game_rematch(game_id=game.pk, user=owner)
+    assert again.variant == f"automa-{automa}"
+    assert again.status == GameStatus.IN_PROGRESS
+    assert dict(again.seats.values_list("number", "bot_kind")) == {0: "", 1: f"automa-{automa}"}
+
+
+def test_an_automa_table_with_a_seat_bot_and_the_automa_s_seat_refused(
+    owner: Any, bearer: Bearer
+) -> None:
+    """P-78: at 3 seats with an automa, seat 1 may hold a seat bot and seat 2 is the
+    automa's; asking a bot for the automa's seat is refused, naming the automa."""
+    client, view = pax_game(
+        owner, bearer, variant="automa-J2", bots=[{"seat": 1, "bot": "random"}], seed="trio"
+    )
+    game = Game.objects.get(pk=view["id"])
+    assert dict(game.seats.values_list("number", "bot_kind")) == {
+        0: "",
+        1: "random",
+        2: "automa-J2",
+    }
+    refused = client.post(
+        "/api/v1/games/",
+        {
+            "game_type": "pax",
+            "player_count": 2,
+            "variant": "automa-J2",
+            "rated": False,
+            "bots": [{"seat": 1, "bot": "random"}],
+        },
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "Joseph II (automa)" in str(refused.json())

@@ -182,3 +182,24 @@ def test_the_lobby_offers_pax_and_creates_a_game_against_bots(owner: Any) -> Non
     game = Game.objects.get()
     assert (game.game_type, game.player_count, game.status) == ("pax", 2, "in_progress")
     assert answer["Location"] == f"/games/{game.pk}/"
+
+
+def test_the_lobby_creates_a_solo_game_against_a_chosen_automa(owner: Any) -> None:
+    """Issue 25 item 3, P-78: the lobby offers every automa as a variant; a person alone
+    picks one (whatever seat 1's field says, the last seat is the automa's) and is at the
+    table at once, the automa named among the seats."""
+    web = _web(owner)
+    page = web.get("/lobby/", {"game": "pax"}).content.decode()
+    for code in ("SG", "J2", "AC", "AW"):
+        assert f'value="automa-{code}"' in page
+    answer = web.post(
+        "/games/new",
+        {"game_type": "pax", "player_count": 2, "variant": "automa-SG", "seat_1": "random"},
+    )
+    assert answer.status_code == 302, answer.content[:500]
+    game = Game.objects.get()
+    assert (game.variant, game.status) == ("automa-SG", "in_progress")
+    assert dict(game.seats.values_list("number", "bot_kind")) == {0: "", 1: "automa-SG"}
+    server_steps(game)
+    table = web.get(f"/games/{game.pk}/").content.decode()
+    assert "Count of St. Germain" in table
