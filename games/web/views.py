@@ -302,10 +302,12 @@ def _table_render(
     error: str = "",
     status: int = 200,
     announce: bool = False,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     view = selectors.game_view(game=game, user=request.user)
     game_pages = pages.of(game)
     context = game_pages.table_context(request, game, view)
+    context.update(extra or {})
     context["can_abort"] = request.user.is_authenticated and services.game_abortable(
         game, request.user
     )
@@ -385,12 +387,16 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     error = ""
     status = 200
     started = timezone.now()
-    try:
-        action = json.loads(request.POST.get("action", ""))
-    except (ValueError, RecursionError):  # RecursionError: nested thousands deep
-        action = None
-    if json_depth(action) > MAX_JSON_DEPTH:
-        action = None
+    game_pages = pages.of(game)
+    if hasattr(game_pages, "posted_action"):  # a game whose table posts more than JSON
+        action = game_pages.posted_action(request.POST)
+    else:
+        try:
+            action = json.loads(request.POST.get("action", ""))
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
+            action = None
+        if json_depth(action) > MAX_JSON_DEPTH:
+            action = None
     version_raw = request.POST.get("version", "")
     version = forms.plain_int(version_raw)
     if not isinstance(action, dict) or (version_raw and version is None):
@@ -415,12 +421,16 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             error, status = exc.detail, exc.status
         else:  # a move of mine: its turn notifications are seen (not any newer one)
             inbox.turn_notifications_seen(user=request.user, game_id=game.pk, before=started)
-    if not _is_htmx(request):
+    # A refused rule is given back to its dealer to mend (not lost in a redirect).
+    draft = game_pages.draft_of(request.POST) if error and hasattr(game_pages, "draft_of") else ""
+    if not _is_htmx(request) and not draft:
         if error:
             messages.error(request, error)
         return redirect("table", game_id=game.pk)
     game.refresh_from_db()
-    return _table_render(request, game, error=error, status=status, announce=True)
+    return _table_render(
+        request, game, error=error, status=status, announce=True, extra={"draft": draft}
+    )
 
 
 # --- leaderboard and rules -------------------------------------------------------------------

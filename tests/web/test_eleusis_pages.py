@@ -1,6 +1,6 @@
 """The pages dispatch per game (issue 24): the lobby's create form of each game, a New
-Eleusis table (its own template, the seat's view, the explicit actions as buttons that
-post to the same address), its replay and rules page; Indulgence's pages as they were."""
+Eleusis table (its own template, the seat's view, its forms posting to the same address),
+its replay and rules page; Indulgence's pages as they were."""
 
 from __future__ import annotations
 
@@ -58,12 +58,21 @@ def test_a_new_eleusis_game_is_created_from_the_lobby_and_played_at_its_table(
         view = selectors.game_view(game=game, user=owner)
         for card in view["my_hand"] or []:
             assert card in page  # the seat's own hand is shown
-        action = next(a for a in view["legal_actions"] if "template" not in a)
-        button = json.dumps(action, separators=(",", ":"), sort_keys=True)
-        assert button.replace('"', "&quot;") in page  # offered as a button
+        if view["phase"] == "turn":  # the hand's form: tick a card, play it
+            card = view["my_hand"][0]
+            assert f'name="cards" value="{card}"' in page
+            data = {"do": "play", "cards": [card]}
+        elif view["phase"] == "rule_setup":  # the editor's ready rules
+            data = {"action": json.dumps({"type": "library_rule", "difficulty": "easy"})}
+            assert "A ready rule, easy" in page
+        else:  # every other explicit action is a button posting its JSON
+            action = next(a for a in view["legal_actions"] if "template" not in a)
+            button = json.dumps(action, separators=(",", ":"), sort_keys=True)
+            assert button.replace('"', "&quot;") in page
+            data = {"action": button}
         answer = client.post(
             f"/games/{game.pk}/act",
-            {"action": json.dumps(action), "version": str(view["version"])},
+            {**data, "version": str(view["version"])},
             HTTP_HX_REQUEST="true",
         )
         assert answer.status_code == 200, answer.content[:300]
