@@ -33,7 +33,7 @@ from engine.eleusis.faces import FACE_IDS, parse_face
 from engine.eleusis.hints import hint_text, true_hints
 from engine.eleusis.record import RECORD_FORMAT
 from engine.eleusis.sanity import SanitySettings, sanity_check
-from games import selectors
+from games import kinds, selectors
 from games.web import eleusis_present as present
 from games.web.pages_eleusis import _language
 from games.web.ratelimit import rate_limited
@@ -44,6 +44,14 @@ CHECK_WALKS = 60  # NE-22.4's walks in the editor (300 when the rule is set)
 CHECK_STEPS = 30_000_000  # a tenth of NE-22.7's budget (SanitySettings.max_steps)
 CHECK_EXACT_STATES = 20_000  # NE-22.3's exact check, smaller in the editor
 VERIFY_CACHE_SECONDS = 24 * 3600
+KEY = "eleusis"  # these pages are this game's: any other game's id is not found here
+
+
+def _eleusis_game_or_404(game_id: int) -> Any:
+    game = _game_or_404(game_id)
+    if kinds.of(game).key != KEY:
+        raise Http404(_("There is no such game."))
+    return game
 
 
 def rule_report(source: str) -> dict[str, Any]:
@@ -103,7 +111,7 @@ def rule_report(source: str) -> dict[str, Any]:
 @htmx_login_required
 def rule_check(request: HttpRequest, game_id: int) -> HttpResponse:
     """The dealer's rule, checked as it is typed (the editor's ``#rule-check``)."""
-    game = _game_or_404(game_id)
+    game = _eleusis_game_or_404(game_id)
     view = selectors.game_view(game=game, user=request.user)
     if not any(a["type"] == "set_rule" for a in view["legal_actions"]):
         return HttpResponse(
@@ -148,7 +156,7 @@ def revealed_record(game: Any, view: dict[str, Any], number: int) -> dict[str, A
 @require_GET
 def round_verify(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """NE-29.2 on round ``number`` (and the rounds before it) once it is revealed."""
-    game = _game_or_404(game_id)
+    game = _eleusis_game_or_404(game_id)
     view = selectors.game_view(game=game, user=request.user)
     record = revealed_record(game, view, number)
     if record is None:

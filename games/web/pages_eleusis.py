@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.http import HttpRequest, QueryDict
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -43,8 +44,6 @@ PLAY_NOW = {
     "options": {"round_limit": 1, "difficulty": "easy", "hand_size": 8},
     "label": gettext_lazy("Play New Eleusis now against 3 bots"),
 }
-# The create form's own fields (``GameCreateForm``): how many rounds and cards.
-CREATE_OPTIONS = ("round_limit", "hand_size")
 DIFFICULTY_LABELS = {
     "easy": gettext_lazy("easy"),
     "medium": gettext_lazy("medium"),
@@ -249,6 +248,37 @@ def announcement(context: dict[str, Any]) -> str:
     if context["my_turn"]:
         return first + _("Your turn.")
     return first + (context.get("status_text") or "")
+
+
+# --- the lobby's create form -------------------------------------------------------------
+
+
+def create_fields() -> dict[str, forms.Field]:
+    """The create form's own fields: how many rounds (E05 (a); the practice variant needs
+    a number, E43) and cards per hand (NE-5.4, V5)."""
+    return {
+        "round_limit": forms.TypedChoiceField(
+            label=_("Rounds"),
+            choices=[("", _("Every seat deals once")), *((n, str(n)) for n in range(1, 10))],
+            coerce=int,
+            empty_value=None,
+            required=False,
+            help_text=_(
+                "Fewer rounds than seats ends the game early; the Practice variant needs a number."
+            ),
+        ),
+        "hand_size": forms.TypedChoiceField(
+            label=_("Cards per hand"),
+            choices=[("", _("As the variant says")), *((n, str(n)) for n in (14, 12, 10, 8, 6))],
+            coerce=int,
+            empty_value=None,
+            required=False,
+        ),
+    }
+
+
+def create_options(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: data[key] for key in ("round_limit", "hand_size") if data.get(key)}
 
 
 # --- the table's forms as actions -------------------------------------------------------
