@@ -76,4 +76,5 @@ def play_now_of(target: str) -> str | None:
     parts = urlsplit(target)
     if parts.path != reverse("play_now"):
         return None
-    return game_type_of((parse_qs(parts.query).get("game") or [None])[0])
+    asked = parse_qs(parts.query).get("game") or [""]
+    return game_type_of(asked[0])

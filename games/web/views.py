@@ -109,7 +109,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return redirect(target)
     if request.method == "GET":
         return render(request, "play_now.html", {"games": picker.games(), "chosen": game_type})
-    game = picker.play_now_game(request.user, game_type)  # type: ignore[arg-type]
+    game = picker.play_now_game(request.user, game_type)
     return _redirect(request, reverse("table", args=[game.pk]))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import selectors
+from games import kinds, selectors
 from games.models import Game, GameStatus
 from tests.helpers import server_steps
 from tests.web.conftest import client_for
@@ -87,3 +87,97 @@ def test_the_rules_page_of_each_game(client: Client) -> None:
     assert client.get("/rules/indulgence/").status_code == 200
     assert client.get("/rules/").status_code == 200
     assert client.get("/rules/chess/").status_code == 404
+
+
+def test_the_home_page_and_the_lobby_offer_every_hosted_game(
+    client: Client, owner_client: Client
+) -> None:
+    for page in (client.get("/"), owner_client.get("/"), owner_client.get("/lobby/")):
+        html = page.content.decode()
+        for kind in kinds.hosted():
+            assert f"Rules of {kind.meta.title}" in html
+            assert f"Create a game of {kind.meta.title}" in html
+        assert "Play New Eleusis now against 3 bots" in html
+        assert "Novice bot" in html
+        assert "Practice (V4: the house deals)" in html
+        assert "3 to 10 players" in html
+    signed_out = client.get("/").content.decode()
+    assert 'href="/accounts/signup/?next=/play-now%3Fgame%3Deleusis"' in signed_out
+
+
+def test_play_now_starts_the_game_a_newcomer_picks(owner: Any, owner_client: Client) -> None:
+    response = owner_client.post("/play-now", {"game": "eleusis"})
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert (game.game_type, game.variant, game.rated) == ("eleusis", "practice", False)
+    assert [s.bot_kind or None for s in game.seats.order_by("number")] == [
+        None,
+        "novice",
+        "novice",
+        "novice",
+    ]
+    assert game.options["round_limit"] == 1
+    assert owner_client.get("/play-now?game=eleusis").status_code == 200
+
+
+def test_signing_up_to_play_new_eleusis_starts_it(client: Client) -> None:
+    response = client.get("/play-now?game=eleusis")
+    assert response["Location"] == "/accounts/signup/?next=/play-now%3Fgame%3Deleusis"
+    page = client.get("/accounts/signup/", {"next": "/play-now?game=eleusis"}).content.decode()
+    assert "Your game against 3 bots starts as soon as your account is created." in page
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newcomer",
+            "password1": "a-long-Passphrase-9",
+            "password2": "a-long-Passphrase-9",
+            "language": "en",
+            "next": "/play-now?game=eleusis",
+        },
+    )
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert game.game_type == "eleusis"
+
+
+def test_the_create_form_takes_rounds_and_cards_per_hand(owner: Any) -> None:
+    client = client_for(owner)
+    page = client.get("/lobby/?game=eleusis").content.decode()
+    assert 'name="round_limit"' in page
+    assert 'name="hand_size"' in page
+    assert 'name="round_limit"' not in client.get("/lobby/").content.decode()
+    response = client.post(
+        "/games/new",
+        {
+            "game_type": "eleusis",
+            "player_count": "4",
+            "variant": "practice",
+            "round_limit": "1",
+            "hand_size": "6",
+            "seat_1": "novice",
+            "seat_2": "novice",
+            "seat_3": "novice",
+        },
+    )
+    assert response.status_code == 302, response.content[:500]
+    game = Game.objects.get()
+    assert (game.options["round_limit"], game.options["hand_size"]) == (1, 6)
+    # E43: a practice game needs its number of rounds: refused, with the engine's words.
+    refused = client.post(
+        "/games/new",
+        {"game_type": "eleusis", "player_count": "4", "variant": "practice", "seat_1": "novice"},
+    )
+    assert refused.status_code == 400
+    assert "round_limit" in refused.content.decode()
+
+
+def test_the_rules_pages_link_each_other_in_english_and_japanese(client: Client) -> None:
+    english = client.get("/rules/eleusis/").content.decode()
+    assert "Proof that nobody cheated" in english
+    assert "R17 Suits in order" in english
+    assert 'href="/rules/"' in english
+    assert 'href="/rules/eleusis/"' in client.get("/rules/").content.decode()
+    client.cookies["django_language"] = "ja"
+    japanese = client.get("/rules/eleusis/").content.decode()
+    assert "ニュー・エレウシスのルール" in japanese
+    assert "スートの順" in japanese or "スート" in japanese
