@@ -158,6 +158,7 @@ def view_context(view: dict[str, Any]) -> dict[str, Any]:
         "prophecy": "set_prophecy" in types,
         "pending": None,
         "status_text": "",
+        "difficulty": DIFFICULTY_LABELS.get(str(r["rule"]["difficulty"]), "") if r else "",
         "editor": None,
         "draft": "",
     }
