@@ -6,7 +6,7 @@
   of it). Only the round's dealer, while choosing the rule, may use it; the work is
   bounded: at most 2,000 characters (NE-21.2, longer text is refused unread), the
   checker's limits on nodes, depth and lookback (NE-21.6), and a sanity check of
-  ``CHECK_WALKS`` walks within a step budget ten times smaller than the real one (the
+  ``CHECK_WALKS`` walks within a step budget a hundred times smaller than the real one (the
   real check with the table's walks runs when the rule is set). Rate-limited (``check``).
 - ``GET /games/<id>/rounds/<n>/verify``: NE-29.2 run by the engine's own ``verify`` on
   what is public: the records of rounds 1 to n once revealed (NE-23.3, E34), as every
@@ -41,7 +41,7 @@ from games.web.views import _game_or_404, htmx_login_required
 
 MAX_SOURCE = 2_000  # NE-21.2
 CHECK_WALKS = 60  # NE-22.4's walks in the editor (300 when the rule is set)
-CHECK_STEPS = 30_000_000  # a tenth of NE-22.7's budget (SanitySettings.max_steps)
+CHECK_STEPS = 3_000_000  # a hundredth of NE-22.7's budget (SanitySettings.max_steps)
 CHECK_EXACT_STATES = 20_000  # NE-22.3's exact check, smaller in the editor
 VERIFY_CACHE_SECONDS = 24 * 3600
 KEY = "eleusis"  # these pages are this game's: any other game's id is not found here

@@ -130,6 +130,7 @@ def test_the_rule_check_bounds_what_it_evaluates(owner: Any) -> None:
         "accept card.red\x00": "syntax",
         costly: "",
     }
+    times: dict[str, float] = {}
     for source, code in cases.items():
         started = time.process_time()
         response = client.post(check, {"source": source}, **HTMX)
@@ -141,6 +142,8 @@ def test_the_rule_check_bounds_what_it_evaluates(owner: Any) -> None:
         else:
             assert "random main lines tried" in text, text[:300]
         assert spent < 3.0, (source[:40], spent)
+        times[code or "valid, costly"] = round(spent, 3)
+    print(f"\nrule check CPU seconds by case: {times}")
     assert eleusis_views.CHECK_WALKS < 300
 
 
@@ -276,3 +279,40 @@ def test_the_seats_show_roles_cards_penalties_and_whose_turn(owner: Any, opponen
     spectator = Client().get(f"/games/{game.pk}/").content.decode()
     assert "owner to play." in spectator
     assert 'name="cards"' not in spectator  # no hand, no controls
+
+
+TABLE_BUDGET = 16 * 1024  # bytes of the #table partial while a round is played
+
+
+def test_the_table_partial_stays_small_for_every_seat_in_english_and_japanese(
+    owner: Any, opponent: Any
+) -> None:
+    """The table partial (what every live update carries) for the owner and a spectator,
+    after each of the owner's moves through a whole round, in both languages; the
+    largest is printed (``-s``). The dealer's editor, shown once, is not a live update."""
+    game = _game(owner, SCIENTIST_SEED, hand_size=6)
+    viewers = {"owner": client_for(owner), "spectator": Client()}
+    largest: dict[str, int] = {}
+    for _ in range(200):
+        game = server_steps(game)
+        for language in ("en", "ja"):
+            services.player_language_set(user=owner, language=language)
+            for who, client in viewers.items():
+                client.cookies["django_language"] = language
+                html = client.get(f"/games/{game.pk}/", **HTMX).content
+                largest[f"{who} {language}"] = max(largest.get(f"{who} {language}", 0), len(html))
+                if language == "ja" and who == "owner" and game.status == GameStatus.IN_PROGRESS:
+                    text = html.decode()
+                    assert "場札" in text
+                    assert "Main line" not in text
+        if game.status != GameStatus.IN_PROGRESS or _state(game).round.score is not None:
+            break
+        view = selectors.game_view(game=game, user=owner)
+        if view["phase"] == "turn":
+            data: dict[str, Any] = {"do": "play", "cards": [view["my_hand"][0]]}
+        else:
+            action = next(a for a in view["legal_actions"] if "template" not in a)
+            data = {"action": json.dumps(action)}
+        assert _post(viewers["owner"], game, data).status_code == 200
+    print(f"\nNew Eleusis #table partial, largest bytes: {largest}")
+    assert max(largest.values()) <= TABLE_BUDGET, largest
