@@ -230,6 +230,15 @@ def test_a_tampered_record_does_not_verify(owner: Any) -> None:
     assert verify(record).ok
     record["rounds"][0]["rule"]["source"] += " or card.red"
     assert not verify(record).ok
+    # The finished game's replay draws the layout as the table does.
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    client = client_for(owner)
+    for step in (0, 3, game.moves.count()):
+        page = client.get(f"/games/{game.pk}/replay?move={step}")
+        assert page.status_code == 200, step
+        assert "Main line" in page.content.decode()
+    assert "The rules revealed" in page.content.decode()
 
 
 def test_no_play_and_the_prophets_standing_prophecy_post_from_the_table(owner: Any) -> None:
