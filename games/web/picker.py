@@ -26,7 +26,7 @@ def games() -> list[dict[str, Any]]:
     out = []
     for kind in kinds.hosted():
         meta = kind.meta
-        game_pages = pages.of_kind(kind)
+        plan = play_now_plan(kind)
         counts = list(meta.player_counts)
         out.append(
             {
@@ -45,7 +45,7 @@ def games() -> list[dict[str, Any]]:
                 ),
                 "rules_url": kind.rules_url(),
                 "create_url": f"{reverse('lobby')}?game={kind.key}#create",
-                "play_now": str(game_pages.PLAY_NOW["label"]),
+                "play_now": str(plan["label"]),
                 "play_now_next": reverse("play_now")
                 + ("" if kind.key == kinds.DEFAULT else f"?game={kind.key}"),
             }
@@ -53,10 +53,29 @@ def games() -> list[dict[str, Any]]:
     return out
 
 
+def play_now_plan(kind: kinds.GameKind) -> dict[str, Any]:
+    """What "Play now" starts for a game: its pages' ``PLAY_NOW``, else (a game whose
+    pages do not say) its default variant, 4 seats if it has them (else its fewest),
+    its first bot kind in the others, unrated."""
+    plan = getattr(pages.of_kind(kind), "PLAY_NOW", None)
+    if plan is not None:
+        return dict(plan)
+    meta = kind.meta
+    count = 4 if 4 in meta.player_counts else min(meta.player_counts)
+    return {
+        "player_count": count,
+        "variant": meta.default_variant,
+        "bot": "",
+        "options": {},
+        "label": _("Play %(title)s now against %(n)s bots")
+        % {"title": _(meta.title), "n": count - 1},
+    }
+
+
 def play_now_game(user: User, game_type: str) -> Any:
-    """The game "Play now" starts for ``user``: the game's ``PLAY_NOW`` (its pages)."""
+    """The game "Play now" starts for ``user`` (:func:`play_now_plan`)."""
     kind = kinds.get(game_type)
-    plan = pages.of_kind(kind).PLAY_NOW
+    plan = play_now_plan(kind)
     available = sorted(bots.available_kinds(game_type))
     bot = plan["bot"] if plan["bot"] in available else available[0]
     return services.game_create(

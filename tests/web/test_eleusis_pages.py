@@ -12,6 +12,7 @@ from django.test import Client
 
 from games import kinds, selectors
 from games.models import Game, GameStatus
+from games.web import pages_eleusis, picker
 from tests.helpers import server_steps
 from tests.web.conftest import client_for
 
@@ -181,3 +182,17 @@ def test_the_rules_pages_link_each_other_in_english_and_japanese(client: Client)
     japanese = client.get("/rules/eleusis/").content.decode()
     assert "ニュー・エレウシスのルール" in japanese
     assert "スートの順" in japanese or "スート" in japanese
+
+
+def test_a_game_whose_pages_say_nothing_of_play_now_is_still_offered(
+    owner: Any, owner_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A third game appears by adding its kind and pages: without ``PLAY_NOW`` its default
+    variant, 4 seats and its first bot kind (``games.web.picker.play_now_plan``)."""
+    monkeypatch.delattr(pages_eleusis, "PLAY_NOW")
+    offered = {g["key"]: g for g in picker.games()}
+    assert offered["eleusis"]["play_now"] == "Play New Eleusis now against 3 bots"
+    owner_client.post("/play-now", {"game": "eleusis"})
+    game = Game.objects.get()
+    assert (game.game_type, game.variant, game.player_count) == ("eleusis", "standard", 4)
+    assert {s.bot_kind for s in game.seats.exclude(number=0)} == {"novice"}
