@@ -23,7 +23,7 @@ from tests.browser.test_accessibility import axe_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-MAX_STEPS = 200
+MAX_STEPS = 1000  # clicks and 200 ms waits for the bots; the round ends well before
 
 
 def _create_from_the_lobby(page: Page, base: str, *, variant: str, hand_size: str) -> None:
