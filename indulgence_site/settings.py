@@ -374,6 +374,7 @@ WEB_RATE_LIMITS = {
         "login_address": "30/min",
         "signup": "10/hour",
         "profile": "30/min",
+        "check": "30/min",
     }.items()
 }
 # What makes the server email someone (games.mail_limits): challenges, disputes, password

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 import engine.eleusis as rules
 from engine.eleusis.deck import card_ids
 from engine.eleusis.record import MASKED_ACTION_KEYS
@@ -65,10 +67,10 @@ CORRESPONDENCE_SHORT = 7_200  # 2 hours (NE-26.2, NE-27.4)
 CORRESPONDENCE_RULE = 86_400  # 24 hours (NE-27.3)
 PROPHET_CALL_CAP = 43_200  # 12 hours (NE-26.6)
 VARIANT_TITLES = {
-    "standard": "Standard",
-    "express": "Express (V5: 12 cards)",
-    "short": "Short (V3: sudden death at 30 and 20)",
-    "practice": "Practice (V4: the house deals)",
+    "standard": gettext_lazy("Standard"),
+    "express": gettext_lazy("Express (V5: 12 cards)"),
+    "short": gettext_lazy("Short (V3: sudden death at 30 and 20)"),
+    "practice": gettext_lazy("Practice (V4: the house deals)"),
 }
 SEAT_BOTS = frozenset({"random", "novice", "scientist"})  # the dealer bot only sets rules
 AUTOPILOT = "novice"  # E31: never declares, never plays strings, may declare no play
@@ -118,7 +120,7 @@ class Eleusis(GameKind):
     # --- turns, deadlines, the automatic steps ----------------------------------------
 
     def variant_title(self, variant: str) -> str:
-        return VARIANT_TITLES.get(variant, variant)
+        return str(VARIANT_TITLES.get(variant, variant))
 
     def step_key(self, state: Any) -> int:
         """Two steps a round can take by itself: its house rule (V4) and its end."""

@@ -174,6 +174,17 @@ class GameCreateForm(forms.Form):
             for name, field in self.fields.items()
             if not name.startswith("seat_") or int(name[5:]) < max(counts)
         }
+        # The game's own table options (New Eleusis: rounds, cards per hand).
+        self.game_pages = pages.of_kind(kinds.get(self.kind_key))
+        if hasattr(self.game_pages, "create_fields"):
+            self.fields.update(self.game_pages.create_fields())
+
+    def game_options(self) -> dict[str, Any]:
+        """The options of ``services.game_create`` the game's own fields ask for."""
+        if not hasattr(self.game_pages, "create_options"):
+            return {}
+        options: dict[str, Any] = self.game_pages.create_options(self.cleaned_data)
+        return options
 
     def clean_game_type(self) -> str:
         return self.kind_key

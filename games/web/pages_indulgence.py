@@ -21,6 +21,14 @@ TABLE_PARTS = frozenset(
 )
 REPLAY_TEMPLATE = "games/replay.html"
 RULES_TEMPLATE = "rules.html"
+# "Play now": a 4-player basic unrated game against three heuristic bots.
+PLAY_NOW = {
+    "player_count": 4,
+    "variant": "basic",
+    "bot": "heuristic",
+    "options": {},
+    "label": gettext_lazy("Play now against 3 bots"),
+}
 # The create form's help under a seat that not every table has.
 SEAT_HELP = {3: gettext_lazy("Used in 4-player games only.")}
 

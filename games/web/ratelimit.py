@@ -16,6 +16,7 @@ login          10/min      log-in attempts, per address and username as the log-
 login_address  30/min      log-in attempts, per address, whatever the username
 signup         10/hour     new accounts, per address
 profile        30/min      display-name changes on the profile page
+check          30/min      New Eleusis' rule checks while the dealer types (its editor)
 =============  ==========  ===============================================================
 
 Log-ins are counted on both scopes, at ``/accounts/login/`` and ``/admin/login/`` alike
@@ -51,6 +52,7 @@ DEFAULT_LIMITS = {
     "login_address": "30/min",
     "signup": "10/hour",
     "profile": "30/min",
+    "check": "30/min",
 }
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 

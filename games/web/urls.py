@@ -2,8 +2,9 @@
 
 from django.urls import include, path
 
+from games import kinds
 from games.mail_limits import invites_someone, mail_limited
-from games.web import records, table_posts, views
+from games.web import pages, records, table_posts, views
 from games.web.ratelimit import rate_limited
 
 urlpatterns = [
@@ -40,3 +41,10 @@ urlpatterns = [
     # The email address, the notifications page and the bell (games/web/account_urls.py).
     path("", include("games.web.account_urls")),
 ]
+
+# Each game's own addresses (its pages module's ``URLCONF``: New Eleusis' rule check and
+# round verification), found through its kind: a new game adds its own.
+for _kind in kinds.hosted():
+    _conf = getattr(pages.of_kind(_kind), "URLCONF", None)
+    if _conf:
+        urlpatterns.append(path("", include(_conf)))

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, cast
+from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib import messages
@@ -34,11 +35,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import bots, inbox, kinds, notifications, selectors, services, webhooks
+from games import inbox, kinds, notifications, selectors, services, webhooks
 from games.api.parsers import MAX_JSON_DEPTH, json_depth
 from games.errors import NotFound, ServiceError, VersionConflict
 from games.models import GameStatus
-from games.web import account_email, endgame, forms, pages, pages_indulgence, table, vocab
+from games.web import (
+    account_email,
+    endgame,
+    forms,
+    pages,
+    pages_indulgence,
+    picker,
+    table,
+    vocab,
+)
 
 # Indulgence's table and its partials; every game's are its pages (games/web/pages.py).
 TABLE_TEMPLATE = pages_indulgence.TABLE_TEMPLATE
@@ -79,36 +89,33 @@ def htmx_login_required(view: Callable[..., HttpResponse]) -> Callable[..., Http
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    return render(request, "home.html", {"games": picker.games()})
 
 
 @require_http_methods(["GET", "POST"])
 def play_now(request: HttpRequest) -> HttpResponse:
-    """ "Play now against 3 bots": a 4-player basic unrated game, three heuristic bots.
+    """ "Play now against 3 bots": the game asked for (``game``, default Indulgence) as
+    its pages' ``PLAY_NOW`` says (Indulgence: 4 players, three heuristic bots, unrated).
 
     POST (signed in, CSRF-checked) starts it and goes to the table. A signed-out visitor
-    is sent to sign up with ``next=/play-now``: the sign-up post then starts the game
-    itself (one click), and a log-in comes back here by GET, which only shows the button
-    (a GET never creates anything)."""
+    is sent to sign up with ``next=/play-now?game=...``: the sign-up post then starts the
+    game itself (one click), and a log-in comes back here by GET, which only shows the
+    buttons, one per game (a GET never creates anything)."""
+    game_type = picker.game_type_of(request.POST.get("game") or request.GET.get("game"))
     if not request.user.is_authenticated:
+        target = f"{reverse('signup')}?next={quote(_play_now_path(game_type), safe='/')}"
         if _is_htmx(request):
-            return HttpResponseClientRedirect(f"{reverse('signup')}?next={reverse('play_now')}")
-        return redirect(f"{reverse('signup')}?next={reverse('play_now')}")
+            return HttpResponseClientRedirect(target)
+        return redirect(target)
     if request.method == "GET":
-        return render(request, "play_now.html")
-    game = _play_now_game(request.user)
+        return render(request, "play_now.html", {"games": picker.games(), "chosen": game_type})
+    game = picker.play_now_game(request.user, game_type)
     return _redirect(request, reverse("table", args=[game.pk]))
 
 
-def _play_now_game(user: User) -> Any:
-    kinds = sorted(bots.available_kinds())
-    kind = "heuristic" if "heuristic" in kinds else kinds[0]
-    return services.game_create(
-        creator=user,
-        player_count=4,
-        bots=[(1, kind), (2, kind), (3, kind)],
-        rated=False,
-    )
+def _play_now_path(game_type: str) -> str:
+    path = reverse("play_now")
+    return path if game_type == kinds.DEFAULT else f"{path}?game={game_type}"
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -145,12 +152,13 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             translation.activate(form.cleaned_data["language"])
             account_email.signup_email_given(request, user, form.cleaned_data["email"])
-            if target == reverse("play_now"):
-                target = reverse("table", args=[_play_now_game(user).pk])
+            chosen = picker.play_now_of(target)
+            if chosen is not None:
+                target = reverse("table", args=[picker.play_now_game(user, chosen).pk])
             response = redirect(target or "lobby")
             _set_language_cookie(response, form.cleaned_data["language"])
             return response
-    context = {"form": form, "next": target, "starts_game": target == reverse("play_now")}
+    context = {"form": form, "next": target, "starts_game": picker.play_now_of(target) is not None}
     return render(request, "registration/signup.html", context)
 
 
@@ -195,7 +203,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if game_type not in kinds.KINDS:
         game_type = kinds.DEFAULT
     form = forms.GameCreateForm(game_type=game_type)
-    context = {**_lobby_context(request), "form": form, "game_types": kinds.hosted()}
+    context = {**_lobby_context(request), "form": form, "games": picker.games()}
     template = "games/lobby.html#lists" if _is_htmx(request) else "games/lobby.html"
     return render(request, template, context)
 
@@ -253,6 +261,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 bots=form.bot_seats(),
                 rated=form.cleaned_data["rated"],
                 invite=form.invitees(),
+                options=form.game_options() or None,
             )
         except ServiceError as error:
             form.add_error(None, error.detail)
@@ -260,9 +269,8 @@ def game_create(request: HttpRequest) -> HttpResponse:
             return _redirect(request, reverse("table", args=[game.pk]))
     if _is_htmx(request):
         return render(request, "games/lobby.html#create", {"form": form}, status=400)
-    return render(
-        request, "games/lobby.html", {**_lobby_context(request), "form": form}, status=400
-    )
+    context = {**_lobby_context(request), "form": form, "games": picker.games()}
+    return render(request, "games/lobby.html", context, status=400)
 
 
 @require_POST
@@ -302,10 +310,12 @@ def _table_render(
     error: str = "",
     status: int = 200,
     announce: bool = False,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     view = selectors.game_view(game=game, user=request.user)
     game_pages = pages.of(game)
     context = game_pages.table_context(request, game, view)
+    context.update(extra or {})
     context["can_abort"] = request.user.is_authenticated and services.game_abortable(
         game, request.user
     )
@@ -385,12 +395,16 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     error = ""
     status = 200
     started = timezone.now()
-    try:
-        action = json.loads(request.POST.get("action", ""))
-    except (ValueError, RecursionError):  # RecursionError: nested thousands deep
-        action = None
-    if json_depth(action) > MAX_JSON_DEPTH:
-        action = None
+    game_pages = pages.of(game)
+    if hasattr(game_pages, "posted_action"):  # a game whose table posts more than JSON
+        action = game_pages.posted_action(request.POST)
+    else:
+        try:
+            action = json.loads(request.POST.get("action", ""))
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
+            action = None
+        if json_depth(action) > MAX_JSON_DEPTH:
+            action = None
     version_raw = request.POST.get("version", "")
     version = forms.plain_int(version_raw)
     if not isinstance(action, dict) or (version_raw and version is None):
@@ -415,12 +429,16 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             error, status = exc.detail, exc.status
         else:  # a move of mine: its turn notifications are seen (not any newer one)
             inbox.turn_notifications_seen(user=request.user, game_id=game.pk, before=started)
-    if not _is_htmx(request):
+    # A refused rule is given back to its dealer to mend (not lost in a redirect).
+    draft = game_pages.draft_of(request.POST) if error and hasattr(game_pages, "draft_of") else ""
+    if not _is_htmx(request) and not draft:
         if error:
             messages.error(request, error)
         return redirect("table", game_id=game.pk)
     game.refresh_from_db()
-    return _table_render(request, game, error=error, status=status, announce=True)
+    return _table_render(
+        request, game, error=error, status=status, announce=True, extra={"draft": draft}
+    )
 
 
 # --- leaderboard and rules -------------------------------------------------------------------
@@ -456,7 +474,8 @@ def rules_page(request: HttpRequest, game_type: str = kinds.DEFAULT) -> HttpResp
     if game_type not in kinds.KINDS:
         raise Http404(_("There is no such game."))
     game_pages = pages.of_kind(kinds.get(game_type))
-    return render(request, game_pages.RULES_TEMPLATE, game_pages.rules_context())
+    context = {**game_pages.rules_context(), "games": picker.games(), "rules_of": game_type}
+    return render(request, game_pages.RULES_TEMPLATE, context)
 
 
 # --- profile --------------------------------------------------------------------------------

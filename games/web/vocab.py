@@ -46,6 +46,8 @@ BOT_KINDS = {
     "random": gettext_lazy("Random bot"),
     "heuristic": gettext_lazy("Heuristic bot"),
     "ismcts": gettext_lazy("ISMCTS bot"),
+    "novice": gettext_lazy("Novice bot"),
+    "scientist": gettext_lazy("Scientist bot"),
 }
 NOTIFICATION_KINDS = {
     "your_turn": gettext_lazy("your turn"),

@@ -13,13 +13,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.test import Client as DjangoClient
 
-from games import services
+from games import selectors, services
 from games.models import Game
 from tests.api.conftest import Bearer
 from tests.api.support import Client, assert_error
 from tests.api.test_authorization import ROLES
-from tests.helpers import game_with_seed
+from tests.helpers import game_with_seed, server_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +157,83 @@ def test_only_the_dealer_sees_the_rule(eleusis_clients: tuple[Game, dict[str, Cl
     for role, client in clients.items():
         text = client.get(f"/api/v1/games/{game.pk}/").content.decode()
         assert (source in text) == (role in ("actor", "reader")), role
+
+
+# The table's own pages (issue 24, item 4), by web session: the rule check is the dealer's
+# alone while choosing the rule; a round's verification is anyone's once it is revealed.
+WEB_ROLES = ("actor", "seated", "outsider", "anonymous", "staff")
+LOGIN = "302 login"
+
+
+def _web(users: dict[str, Any], role: str) -> DjangoClient:
+    client = DjangoClient()
+    if users.get(role) is not None:
+        client.force_login(users[role])
+    return client
+
+
+def _status(response: Any) -> str:
+    if response.status_code == 302 and "/accounts/login/" in response["Location"]:
+        return LOGIN
+    return str(response.status_code)
+
+
+def test_who_may_check_a_rule_and_verify_a_round_from_the_web(
+    owner: Any, opponent: Any, third: Any, outsider: Any, staff: Any
+) -> None:
+    game = game_with_seed(
+        creator=owner,
+        seed="deal-0",  # seat 0 deals first (E04)
+        game_type="eleusis",
+        player_count=4,
+        rated=False,
+        options={"hand_size": 2, "sanity_walks": 20, "round_limit": 1},
+        bots=[(3, "novice")],
+    )
+    services.game_join(game_id=game.pk, user=opponent)
+    services.game_join(game_id=game.pk, user=third)
+    users = {"actor": owner, "seated": opponent, "outsider": outsider, "staff": staff}
+    check = f"/games/{game.pk}/rule-check"
+    verify = f"/games/{game.pk}/rounds/1/verify"
+    expected = {
+        "check": ("200", "403", "403", LOGIN, "403"),
+        "verify before the reveal": ("404", "404", "404", "404", "404"),
+        "table": ("200", "200", "200", "200", "200"),
+    }
+    got = {
+        "check": tuple(
+            _status(_web(users, r).post(check, {"source": "accept card.red"})) for r in WEB_ROLES
+        ),
+        "verify before the reveal": tuple(_status(_web(users, r).get(verify)) for r in WEB_ROLES),
+        "table": tuple(_status(_web(users, r).get(f"/games/{game.pk}/")) for r in WEB_ROLES),
+    }
+    assert got == expected
+    # Nobody but the dealer sets the rule from the table.
+    for role in ("seated", "outsider", "staff"):
+        answer = _web(users, role).post(
+            f"/games/{game.pk}/act",
+            {"do": "set_rule", "source": "accept card.red", "version": str(game.version)},
+        )
+        assert answer.status_code in (302, 403, 409), role
+    game.refresh_from_db()
+    assert game.to_act_seat == 0
+    # The round played to its end: its verification is everyone's; the check no one's.
+    people = {0: owner, 1: opponent, 2: third}
+    services.action_submit(game_id=game.pk, user=owner, action=RULE, expected_version=None)
+    for _ in range(200):
+        game = server_steps(game)
+        view = selectors.game_view(game=game, user=people[game.to_act_seat or 0])
+        if view["round"]["record"] is not None or game.to_act_seat is None:
+            break
+        action = next(a for a in view["legal_actions"] if "template" not in a)
+        services.action_submit(
+            game_id=game.pk, user=people[game.to_act_seat], action=action, expected_version=None
+        )
+    game.refresh_from_db()
+    statuses = tuple(_status(_web(users, r).get(verify)) for r in WEB_ROLES)
+    assert statuses == ("200",) * 5
+    assert "Round 1 verifies" in _web(users, "anonymous").get(verify).content.decode()
+    checks = tuple(
+        _status(_web(users, r).post(check, {"source": "accept card.red"})) for r in WEB_ROLES
+    )
+    assert checks == ("403", "403", "403", LOGIN, "403")

@@ -71,6 +71,10 @@ GET: dict[str, tuple[str, str, str, str]] = {
     "inbox-bell": ("204", "200", "200", "200"),  # signed out: nothing to swap in
     "inbox-read": ("405", "405", "405", "405"),
     "inbox-read-all": ("405", "405", "405", "405"),
+    # New Eleusis' own pages (games/web/eleusis_views.py): the game here is Indulgence, so
+    # its id is not found by them; test_authorization_eleusis.py has their matrix.
+    "eleusis_rule_check": ("405", "405", "405", "405"),
+    "eleusis_verify": ("404", "404", "404", "404"),
 }
 
 
@@ -84,6 +88,7 @@ def _url(name: str, route: str, cast: Cast) -> str:
         "username": cast.owner.username,
         "game_type": "eleusis",
         "notification_id": cast.owner.notifications.order_by("pk").first().pk,
+        "number": 1,
     }
     params = re.findall(r"<(?:\w+:)?(\w+)>", route)
     return reverse(name, kwargs={p: values[p] for p in params})

@@ -1,12 +1,15 @@
 """Hostile input to New Eleusis' actions (issue 24): every ERL error of NE-21.10 in a
 dealer's rule, hostile sources (deep nesting, far past 2,000 characters, control
 characters, not a string), malformed actions of E37: a clear 400 with the engine's code
-over the API and from the table's form, never a 500, and the game unchanged."""
+over the API and from the table's form, never a 500, and the game unchanged; the same
+sources at the editor's rule check: a quick answer naming the problem."""
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import pytest
 from django.test import Client as DjangoClient
@@ -151,3 +154,44 @@ def test_an_eleusis_table_refuses_hostile_options_with_a_400(owner: Any, bearer:
         )
         assert_error(response, 400, "invalid_request")
     assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SOURCES))
+def test_the_editors_rule_check_answers_a_hostile_source_quickly_and_changes_nothing(
+    name: str, dealing: Game, owner: Any
+) -> None:
+    """The editor's check (issue 24 item 4, docs/eleusis.md OR47): every hostile source is
+    a 200 naming the problem (or asking for a rule), within its CPU bound, never a 500."""
+    web = DjangoClient()
+    web.force_login(owner)
+    before = fingerprint(dealing)
+    started = time.process_time()
+    source = HOSTILE_SOURCES[name]
+    try:
+        body = urlencode({"source": source})
+    except UnicodeEncodeError:  # a lone surrogate: what a client can send is its bytes
+        body = "source=" + quote(source.encode("utf-8", "surrogatepass"))
+    answer = web.post(
+        f"/games/{dealing.pk}/rule-check",
+        body,
+        content_type="application/x-www-form-urlencoded",
+        HTTP_HX_REQUEST="true",
+    )
+    spent = time.process_time() - started
+    assert answer.status_code == 200, (name, answer.status_code)
+    text = answer.content.decode()
+    assert 'role="alert"' in text or "Type a rule" in text, (name, text[:300])
+    assert spent < 2.0, (name, spent)
+    assert fingerprint(dealing) == before
+
+
+def test_the_rule_check_refuses_what_is_not_one_rule(dealing: Game, owner: Any) -> None:
+    web = DjangoClient()
+    web.force_login(owner)
+    check = f"/games/{dealing.pk}/rule-check"
+    several = web.post(check, {"source": ["accept card.red", "accept true"]})
+    assert several.status_code == 200  # the last one is read, as Django's forms do
+    huge = web.post(check, {"source": "x" * (3 * 1024 * 1024)})
+    assert huge.status_code == 400  # DATA_UPLOAD_MAX_MEMORY_SIZE
+    assert web.get(check).status_code == 405
+    assert web.post("/games/999999/rule-check", {"source": "accept true"}).status_code == 404

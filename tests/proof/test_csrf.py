@@ -162,7 +162,28 @@ POSTS: dict[str, Post] = {
         NONE,
     ),
     "inbox-read-all": ("owner", NONE, NONE),
+    # New Eleusis' editor checks the dealer's rule as it is typed (changes nothing).
+    "eleusis_rule_check": (
+        "owner",
+        lambda c: {"game_id": _eleusis_dealing(c).pk},
+        lambda c: {"source": "accept card.red"},
+    ),
 }
+
+
+def _eleusis_dealing(cast: Cast) -> Game:
+    """A New Eleusis sandbox whose dealer, the owner, is choosing the rule (E04)."""
+    game = services.game_create(
+        creator=cast.owner,
+        game_type="eleusis",
+        player_count=4,
+        rated=False,
+        seed="eltable-4",  # U(seed, eleusis/first-dealer, 4) = 0: the owner deals
+        bots=[(1, "novice"), (2, "novice"), (3, "novice")],
+        options={"sanity_walks": 3},
+    )
+    assert game.to_act_seat == 0
+    return game
 
 
 def _confirmation_token(cast: Cast) -> str:
@@ -183,6 +204,7 @@ DEFAULT_KWARGS: dict[str, Callable[[Cast], Any]] = {
     "username": lambda c: c.owner.username,
     "game_type": lambda c: "eleusis",
     "notification_id": lambda c: c.owner.notifications.order_by("pk").first().pk,
+    "number": lambda c: 1,
 }
 
 
@@ -256,7 +278,14 @@ def test_a_post_with_the_token_from_hx_headers_is_accepted(name: str) -> None:
     response = client.post(url, data(cast), HTTP_HX_REQUEST="true", **_csrf_header(client))
     assert response.status_code in {200, 204, 302, 303}, (name, response.status_code)
     # hand_seen: what it changes is the session ("Continue" after a hand), left out here.
-    unchanged = {"password_reset", "login", "logout", "set_language", "password_reset_confirm"}
+    unchanged = {
+        "password_reset",
+        "login",
+        "logout",
+        "set_language",
+        "password_reset_confirm",
+        "eleusis_rule_check",
+    }
     if name not in unchanged | {"hand_seen"}:
         assert database_state() != before, f"{name}: the accepted post changed something"
 

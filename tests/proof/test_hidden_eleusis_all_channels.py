@@ -5,7 +5,9 @@ spectator: the API view and move log (bearer tokens, anonymous), the table page,
 htmx partial and the history page (sessions, anonymous), the answer to each move (over
 the API and from the table), the notifications (in-app list), the emails they make, the
 webhook deliveries' signed bodies, the game's event stream (read over SSE at the end, each
-event against the state at its version) and the account streams. None may show:
+event against the state at its version) and the account streams; and the New Eleusis
+table's regions alone (``?part=``: status, layout, seats, hand, editor, news, reveal) and
+each round's verification page (404 until the round is revealed). None may show:
 
 * a card of another seat's hand, of the stock or a starter put back that the spectator's
   view does not show (NE-28.1, 28.3: shown hands and pending plays are public);
@@ -34,6 +36,7 @@ from engine.eleusis.commitment import rule_salt
 from engine.eleusis.deck import card_ids
 from games import kinds, notifications, selectors, services
 from games.models import Event, GameStatus, Notification, WebhookDelivery
+from games.web import pages_eleusis
 from tests.api.conftest import Bearer
 from tests.api.support import Client, game_url
 from tests.helpers import game_with_seed
@@ -194,14 +197,25 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_new_eleusis_hides(
             check("API view", api[seat].get(game_url(game)).content.decode(), state, seat)
             moves = api[seat].get(game_url(game, "moves")).content.decode()
             check("API moves", moves, state, seat)
-            for page, headers, url in (
+            pages = [
                 ("table page", {}, f"/games/{game.pk}/"),
                 ("table partial", htmx, f"/games/{game.pk}/"),
                 ("history", {}, f"/games/{game.pk}/history"),
-            ):
+            ]
+            if steps % 5 == 0:  # every region of the table alone (issue 24, item 4)
+                pages += [
+                    ("table regions", htmx, f"/games/{game.pk}/?part={part}")
+                    for part in sorted(pages_eleusis.TABLE_PARTS)
+                ]
+            for page, headers, url in pages:
                 response = web[seat].get(url, **headers)
                 assert response.status_code == 200, page
                 check(page, response.content.decode(), state, seat)
+            for number in range(1, len(state.rounds) + 1):  # NE-29.2 on revealed rounds
+                response = web[seat].get(f"/games/{game.pk}/rounds/{number}/verify")
+                revealed = state.rounds[number - 1].score is not None
+                assert response.status_code == (200 if revealed else 404), number
+                check("round verification", response.content.decode(), state, seat)
         account_channels(state)
         if game.to_act_seat is None:
             assert services.step_run(game_id=game.pk, key=kind.step_key(state))
@@ -274,6 +288,8 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_new_eleusis_hides(
         "API moves",
         "table page",
         "table partial",
+        "table regions",
+        "round verification",
         "history",
         "move answer",
         "notification",
