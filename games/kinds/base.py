@@ -389,6 +389,34 @@ class GameKind:
         }
 
 
+class SealedMovesKind(GameKind):
+    """A game some of whose actions are secret until the game ends (New Eleusis' rule
+    source, Pax Illuminaten's Oust card, P-73): others see ``seal(action)``, the acting
+    seat and everyone after the end see the whole action."""
+
+    def seal(self, action: JsonDict) -> JsonDict:
+        """The action as another seat may see it while the game goes on."""
+        raise NotImplementedError
+
+    def move_payloads(self, move: Any, spectator: JsonDict) -> tuple[JsonDict, JsonDict | None]:
+        action = dict(move.action)
+        public = self.seal(action)
+        if public == action:
+            return move_public(move, action), None
+        return move_public(move, public), {"action": action}
+
+    def moves_public(self, moves: list[Any], view: JsonDict) -> list[JsonDict]:
+        reader = view.get("my_seat")
+        over = view.get("status") in ("finished", "void")
+        return [
+            move_entry(
+                move,
+                dict(move.action) if over or move.seat == reader else self.seal(dict(move.action)),
+            )
+            for move in moves
+        ]
+
+
 def ranks(ranking: list[list[int]]) -> dict[int, int]:
     """Each seat's rank: 1 for the first group, and after a group of k the next rank is
     k more (1, 2, 2, 4: standard competition ranking)."""

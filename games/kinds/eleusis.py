@@ -36,7 +36,7 @@ from engine.eleusis.state import (
     RULE_SETUP,
     TURN,
 )
-from games.kinds.base import GameKind, JsonDict, Notice, move_entry, move_public
+from games.kinds.base import JsonDict, Notice, SealedMovesKind
 
 # Options a table may set through the API (the engine's own keys, NE-31, docs/eleusis.md
 # "Options"); the server sets ``rated`` and ``bots`` itself, and the variant chooses
@@ -88,7 +88,7 @@ def default_deadlines(turn_seconds: int) -> dict[str, int]:
     }
 
 
-class Eleusis(GameKind):
+class Eleusis(SealedMovesKind):
     key = "eleusis"
     pages_module = "games.web.pages_eleusis"
     score_adjustments = False  # scores are recomputed from the record (NE-29.2)
@@ -158,24 +158,9 @@ class Eleusis(GameKind):
     def seat_defaults(self) -> JsonDict:
         return {"role": None, "hand_count": None, "total": None}
 
-    def move_payloads(self, move: Any, spectator: JsonDict) -> tuple[JsonDict, JsonDict | None]:
-        action = dict(move.action)
-        public = sealed(action)
-        if public == action:
-            return move_public(move, action), None
-        return move_public(move, public), {"action": action}
-
-    def moves_public(self, moves: list[Any], view: JsonDict) -> list[JsonDict]:
+    def seal(self, action: JsonDict) -> JsonDict:
         """While the game goes on, every move but the reader's own is shown sealed."""
-        reader = view.get("my_seat")
-        over = view.get("status") in ("finished", "void")
-        return [
-            move_entry(
-                move,
-                dict(move.action) if over or move.seat == reader else sealed(dict(move.action)),
-            )
-            for move in moves
-        ]
+        return sealed(action)
 
     # --- what is announced ------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from engine.pax.rng import seed_commitment
 from engine.pax.setup import SetupError
 from engine.pax.view import SECRET_ACTIONS
 from engine.pax.view import view as pax_view
-from games.kinds.base import GameKind, JsonDict, move_entry, move_public
+from games.kinds.base import JsonDict, SealedMovesKind
 
 TABLE_OPTIONS = frozenset({"round_cap"})
 AUTOPILOT_PREFERRED = "heuristic"  # the seat bot of issue 23 item 4 (engine.pax.bots)
@@ -74,7 +74,7 @@ def is_defender_decision(state: Any) -> bool:
     return seat is not None and seat != state.active
 
 
-class Pax(GameKind):
+class Pax(SealedMovesKind):
     key = "pax"
     pages_module = "games.web.pages_pax"
     score_adjustments = False  # scores are the rules' own, recomputed from the record
@@ -164,24 +164,9 @@ class Pax(GameKind):
     def seat_defaults(self) -> JsonDict:
         return {"automa": None, "placard": None, "facing": None, "contact": None}
 
-    def move_payloads(self, move: Any, spectator: JsonDict) -> tuple[JsonDict, JsonDict | None]:
-        action = dict(move.action)
-        public = sealed(action)
-        if public == action:
-            return move_public(move, action), None
-        return move_public(move, public), {"action": action}
-
-    def moves_public(self, moves: list[Any], view: JsonDict) -> list[JsonDict]:
+    def seal(self, action: JsonDict) -> JsonDict:
         """P-73: while the game goes on, another seat's secret actions show their type."""
-        reader = view.get("my_seat")
-        over = view.get("status") in ("finished", "void")
-        return [
-            move_entry(
-                move,
-                dict(move.action) if over or move.seat == reader else sealed(dict(move.action)),
-            )
-            for move in moves
-        ]
+        return sealed(action)
 
     # --- what is announced --------------------------------------------------------------
 
