@@ -19,6 +19,15 @@ TABLE_PARTS = frozenset({"table", "cell"})
 REPLAY_TEMPLATE = "games/pax/replay.html"
 RULES_TEMPLATE = "games/pax/rules.html"
 # The create form's help under a seat that not every table has (2-4 seats).
+# Issue 25 item 3: a newcomer plays alone against the automa the rules call the
+# simplest (14.10: Count of St. Germain, complexity and difficulty "low"; P-78).
+PLAY_NOW = {
+    "player_count": 2,
+    "variant": "automa-SG",
+    "bot": "",
+    "options": {},
+    "label": gettext_lazy("Play Pax Illuminaten now against the Count of St. Germain (automa)"),
+}
 SEAT_HELP = {
     2: gettext_lazy("Used in 3- and 4-player games only."),
     3: gettext_lazy("Used in 4-player games only."),

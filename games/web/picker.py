@@ -78,12 +78,14 @@ def play_now_game(user: User, game_type: str) -> Any:
     plan = play_now_plan(kind)
     available = sorted(bots.available_kinds(game_type))
     bot = plan["bot"] if plan["bot"] in available else available[0]
+    count = plan["player_count"]
+    fixed = {n for n, _bot in kind.fixed_bot_seats(count, plan["variant"])}  # P-78's automa
     return services.game_create(
         creator=user,
         game_type=game_type,
-        player_count=plan["player_count"],
+        player_count=count,
         variant=plan["variant"],
-        bots=[(seat, bot) for seat in range(1, plan["player_count"])],
+        bots=[(seat, bot) for seat in range(1, count) if seat not in fixed],
         rated=False,
         options=dict(plan["options"]) or None,
     )

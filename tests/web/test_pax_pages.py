@@ -203,3 +203,20 @@ def test_the_lobby_creates_a_solo_game_against_a_chosen_automa(owner: Any) -> No
     server_steps(game)
     table = web.get(f"/games/{game.pk}/").content.decode()
     assert "Count of St. Germain" in table
+
+
+def test_play_now_starts_a_solo_game_against_st_germain(owner: Any) -> None:
+    """Issue 25 item 3: "Play now" for Pax is the newcomer alone against the simplest
+    automa (14.10, Count of St. Germain), at the table at once."""
+    web = _web(owner)
+    assert "against the Count of St. Germain (automa)" in web.get("/").content.decode()
+    response = web.post("/play-now", {"game": "pax"})
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert (game.game_type, game.variant, game.rated, game.status) == (
+        "pax",
+        "automa-SG",
+        False,
+        "in_progress",
+    )
+    assert dict(game.seats.values_list("number", "bot_kind")) == {0: "", 1: "automa-SG"}
