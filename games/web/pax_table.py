@@ -298,8 +298,8 @@ def _entry_text(view: JsonDict, entry: JsonDict) -> JsonDict:
     for st in entry.get("steps", []):
         words = [str(st.get("step"))]
         for key, value in st.items():
-            if key in ("step", "private"):
-                continue
+            if key in ("step", "private") or value is None:
+                continue  # a null field says nothing to a reader (H.6: `seen`'s `of` null)
             words.append(f"{key} {_value(value)}")
         steps.append(" ".join(words))
     return {

@@ -220,3 +220,18 @@ def test_play_now_starts_a_solo_game_against_st_germain(owner: Any) -> None:
         "in_progress",
     )
     assert dict(game.seats.values_list("number", "bot_kind")) == {0: "", 1: "automa-SG"}
+
+
+def test_what_just_happened_leaves_out_null_fields() -> None:
+    """P-77 (H.6): a step's null field says nothing (``seen`` with ``of`` null is the seat's
+    own draw); the table told it as "of None" for a seat's own draws."""
+    view = {"seats": [{"seat": 0, "username": "me"}]}
+    entry = {
+        "seq": 7,
+        "seat": 0,
+        "action": {"type": "scout", "target": [1, 2]},
+        "steps": [{"step": "seen", "seat": 0, "of": None, "cards": ["PIL001"]}],
+    }
+    told = pax_table._entry_text(view, entry)
+    assert told["steps"] == ["seen seat 0 cards PIL001"]
+    assert "None" not in " ".join(told["steps"])
