@@ -296,6 +296,9 @@ def _entry_text(view: JsonDict, entry: JsonDict) -> JsonDict:
     action = entry.get("action")
     steps = []
     for st in entry.get("steps", []):
+        if st.get("text"):  # P-29: the automa's script line, a sentence for people
+            steps.append(str(st["text"]))
+            continue
         words = [str(st.get("step"))]
         for key, value in st.items():
             if key in ("step", "private") or value is None:
@@ -391,7 +394,10 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         "decision_kind": str(DECISION_WORDS.get(str(decision_kind), decision_kind or "")),
         "decision": view.get("decision"),
         "derived": view.get("derived") or {},
-        "log": [_entry_text(view, e) for e in view.get("log") or []][-12:],
+        # An entry with neither an action nor a step the reader may see tells nothing.
+        "log": [
+            _entry_text(view, e) for e in view.get("log") or [] if e.get("action") or e.get("steps")
+        ][-12:],
         "actions": actions,
         "free_actions": free,
         "picked": picked,

@@ -235,3 +235,21 @@ def test_what_just_happened_leaves_out_null_fields() -> None:
     told = pax_table._entry_text(view, entry)
     assert told["steps"] == ["seen seat 0 cards PIL001"]
     assert "None" not in " ".join(told["steps"])
+
+
+def test_what_just_happened_tells_the_automa_s_lines_as_sentences() -> None:
+    """P-29, P-77: an automa script line is told by its sentence alone, not its fields."""
+    view = {"seats": [{"seat": 1, "username": "bot-automa-SG", "bot_kind": "automa-SG"}]}
+    sentence = "Count of St. Germain influences PIL029 at (0, 5): 1 free disk"
+    entry = {
+        "seq": 35,
+        "seat": None,
+        "action": None,
+        "steps": [
+            {"step": "automa", "seat": 1, "rule": "b1", "target": [0, 5], "text": sentence},
+            {"step": "disk", "seat": 1, "from": "supply", "to": [0, 5]},
+        ],
+    }
+    told = pax_table._entry_text(view, entry)
+    assert told["steps"][0] == sentence
+    assert told["steps"][1].startswith("disk")
