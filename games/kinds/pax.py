@@ -26,6 +26,9 @@ import hmac
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from engine.core import IllegalAction
 from engine.pax import engine as pax_engine
 from engine.pax import record as pax_record
@@ -74,6 +77,24 @@ def is_defender_decision(state: Any) -> bool:
     return seat is not None and seat != state.active
 
 
+# The automa's names in the reader's language (14.10; the data file holds the English).
+AUTOMA_NAMES = {
+    "Count of St. Germain": gettext_lazy("Count of St. Germain"),
+    "Joseph II": gettext_lazy("Joseph II"),
+    "Alessandro Cagliostro": gettext_lazy("Alessandro Cagliostro"),
+    "Adam Weishaupt": gettext_lazy("Adam Weishaupt"),
+}
+
+
+def automa_name(variant_or_bot: str) -> str:
+    """The automa of ``automa-<code>`` by its name (14.10), translated."""
+    code = variant_or_bot.removeprefix(AUTOMA_PREFIX)
+    card = pax_data().bots.get(code)
+    if card is None:
+        return code
+    return str(AUTOMA_NAMES.get(card.name, card.name))
+
+
 class Pax(SealedMovesKind):
     key = "pax"
     pages_module = "games.web.pages_pax"
@@ -83,7 +104,9 @@ class Pax(SealedMovesKind):
 
     def variant_title(self, variant: str) -> str:
         if variant.startswith(AUTOMA_PREFIX):
-            return f"Against the automa ({variant[len(AUTOMA_PREFIX) :]})"
+            return _("Against %(automa)s (automa)") % {"automa": automa_name(variant)}
+        if variant == "standard":
+            return _("Standard")
         return variant.capitalize()
 
     def fixed_bot_seats(self, player_count: int, variant: str) -> list[tuple[int, str]]:
@@ -95,9 +118,9 @@ class Pax(SealedMovesKind):
 
     def bot_title(self, bot: str) -> str:
         if bot.startswith(AUTOMA_PREFIX):
-            code = bot[len(AUTOMA_PREFIX) :]
-            bot_card = pax_data().bots.get(code)
-            return f"{bot_card.name if bot_card else code} (automa)"
+            return _("%(automa)s (automa)") % {"automa": automa_name(bot)}
+        if bot == "search":
+            return _("Search bot")
         return super().bot_title(bot)
 
     def options_check(

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from engine.core import IllegalAction
 from engine.pax.loader import data as pax_data
 from engine.pax.view import suggest_payment
+from games.kinds.pax import automa_name
 
 HEX = 34.0  # the hexes' radius in SVG units
 COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b"]  # seats 0-3 (disks, placards)
@@ -35,9 +36,7 @@ def _name(view: JsonDict, seat: int | None) -> str:
         if entry["seat"] == seat:
             bot = str(entry.get("bot_kind") or "")
             if bot.startswith("automa-"):  # P-78: the automa by its name (14.10)
-                code = bot.removeprefix("automa-")
-                card = pax_data().bots.get(code)
-                return f"{card.name if card else code} ({_('automa')})"
+                return _("%(automa)s (automa)") % {"automa": automa_name(bot)}
             return str(entry.get("display_name") or entry.get("username") or seat)
     return "" if seat is None else _("Seat %(seat)s") % {"seat": seat}
 

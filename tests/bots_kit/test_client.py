@@ -41,7 +41,7 @@ def test_the_client_plays_a_whole_new_eleusis_game(
     (NE-29.3) that the engine's verify accepts."""
     rng = random.Random(5)
     with Client(server, headers=CLOSE, token=bot_token("kiteleusis")) as client:
-        assert [t["key"] for t in client.game_types()] == ["indulgence", "eleusis"]
+        assert [t["key"] for t in client.game_types()] == ["indulgence", "eleusis", "pax"]
         view = client.create_sandbox(
             seed="kit-eleusis",
             player_count=4,
