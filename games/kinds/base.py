@@ -225,14 +225,32 @@ class GameKind:
         assert result is not None
         return [list(group) for group in result["ranking"]]
 
+    def seal(self, action: JsonDict) -> JsonDict:
+        """The action as another seat may see it while the game goes on (New Eleusis'
+        rule source, Pax's Oust card: P-73). By default every action is public."""
+        return action
+
     def move_payloads(self, move: Any, spectator: JsonDict) -> tuple[JsonDict, JsonDict | None]:
         """A move event's public fields and the acting seat's own extras (None: all is
-        public). By default every action is public."""
-        return _move_public(move, dict(move.action)), None
+        public)."""
+        action = dict(move.action)
+        public = self.seal(action)
+        if public is action or public == action:
+            return _move_public(move, action), None
+        return _move_public(move, public), {"action": action}
 
     def moves_public(self, moves: list[Any], view: JsonDict) -> list[JsonDict]:
-        """The move log as the reader of ``view`` may see it."""
-        return [move_entry(move, dict(move.action)) for move in moves]
+        """The move log as the reader of ``view`` may see it: others' moves sealed until
+        the game is over."""
+        reader = view.get("my_seat")
+        over = view.get("status") in ("finished", "void")
+        return [
+            move_entry(
+                move,
+                dict(move.action) if over or move.seat == reader else self.seal(dict(move.action)),
+            )
+            for move in moves
+        ]
 
     # --- what is announced ------------------------------------------------------------
 
@@ -387,34 +405,6 @@ class GameKind:
             "hands": [],
             "problems": problems,
         }
-
-
-class SealedMovesKind(GameKind):
-    """A game some of whose actions are secret until the game ends (New Eleusis' rule
-    source, Pax Illuminaten's Oust card, P-73): others see ``seal(action)``, the acting
-    seat and everyone after the end see the whole action."""
-
-    def seal(self, action: JsonDict) -> JsonDict:
-        """The action as another seat may see it while the game goes on."""
-        raise NotImplementedError
-
-    def move_payloads(self, move: Any, spectator: JsonDict) -> tuple[JsonDict, JsonDict | None]:
-        action = dict(move.action)
-        public = self.seal(action)
-        if public == action:
-            return move_public(move, action), None
-        return move_public(move, public), {"action": action}
-
-    def moves_public(self, moves: list[Any], view: JsonDict) -> list[JsonDict]:
-        reader = view.get("my_seat")
-        over = view.get("status") in ("finished", "void")
-        return [
-            move_entry(
-                move,
-                dict(move.action) if over or move.seat == reader else self.seal(dict(move.action)),
-            )
-            for move in moves
-        ]
 
 
 def ranks(ranking: list[list[int]]) -> dict[int, int]:

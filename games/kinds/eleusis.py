@@ -36,7 +36,7 @@ from engine.eleusis.state import (
     RULE_SETUP,
     TURN,
 )
-from games.kinds.base import JsonDict, Notice, SealedMovesKind
+from games.kinds.base import GameKind, JsonDict, Notice
 
 # Options a table may set through the API (the engine's own keys, NE-31, docs/eleusis.md
 # "Options"); the server sets ``rated`` and ``bots`` itself, and the variant chooses
@@ -88,7 +88,7 @@ def default_deadlines(turn_seconds: int) -> dict[str, int]:
     }
 
 
-class Eleusis(SealedMovesKind):
+class Eleusis(GameKind):
     key = "eleusis"
     pages_module = "games.web.pages_eleusis"
     score_adjustments = False  # scores are recomputed from the record (NE-29.2)

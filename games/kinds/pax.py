@@ -38,7 +38,7 @@ from engine.pax.rng import seed_commitment
 from engine.pax.setup import SetupError
 from engine.pax.view import SECRET_ACTIONS
 from engine.pax.view import view as pax_view
-from games.kinds.base import JsonDict, SealedMovesKind
+from games.kinds.base import GameKind, JsonDict
 
 TABLE_OPTIONS = frozenset({"round_cap"})
 AUTOPILOT_PREFERRED = "heuristic"  # the seat bot of issue 23 item 4 (engine.pax.bots)
@@ -95,7 +95,7 @@ def automa_name(variant_or_bot: str) -> str:
     return str(AUTOMA_NAMES.get(card.name, card.name))
 
 
-class Pax(SealedMovesKind):
+class Pax(GameKind):
     key = "pax"
     pages_module = "games.web.pages_pax"
     score_adjustments = False  # scores are the rules' own, recomputed from the record
