@@ -187,3 +187,33 @@ def test_controller_is_the_strict_majority_of_disks() -> None:
             top = counts.most_common()
             want = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
             assert b.controller(t, i) == want
+
+
+def test_a_table_copies_a_field_on_first_read_and_never_changes_its_state() -> None:
+    """Copy-on-read: fields a table never read are the state's own (shared, immutable)
+    values; a field read and changed is the table's copy, and the state stays as it was."""
+    for s in STATES[::11]:
+        before = dataclasses.replace(s)
+        t = thaw(s)
+        assert "hands" not in vars(t)
+        seat = t.active
+        t.hands[seat].append("PIL001")
+        t.favor[seat][0] += 5
+        t.turn.buffs.append("X")
+        t.phase = "somewhere"
+        after = freeze(t, close=False)
+        assert s == before
+        assert after.hands[seat] == (*s.hands[seat], "PIL001")
+        assert after.favor[seat][0] == s.favor[seat][0] + 5
+        assert after.turn.buffs == (*s.turn.buffs, "X")
+        assert after.phase == "somewhere"
+        assert after.deck is s.deck and after.slots is s.slots and after.claims_on is s.claims_on
+        assert freeze(thaw(after)) == after
+
+
+def test_a_new_table_sets_every_field() -> None:
+    names = [f.name for f in dataclasses.fields(State)]
+    for players in (2, 3, 4):
+        s = E.new_game(players, "standard", "fields")
+        assert list(vars(s)) == names
+        assert all(not isinstance(v, list) for v in vars(s).values())
