@@ -190,7 +190,7 @@ def place_card(t: Table, ctx: Ctx, seat: int, target: int, chosen: str) -> Proc[
     scouted = t.cards[target]
     if chosen == scouted:
         t.up[target] = True
-        t.slots[target] = [None] * len(t.g.cat.cards[scouted].slots)
+        t.slots[target] = (None,) * len(t.g.cat.cards[scouted].slots)
         t.step("flip", card=scouted, pos=t.pos(target))
     else:
         t.hands[seat].remove(chosen)
@@ -198,7 +198,7 @@ def place_card(t: Table, ctx: Ctx, seat: int, target: int, chosen: str) -> Proc[
         move(t, scouted, at_map(t, target), ["hand", seat], private=[seat])
         t.cards[target] = chosen
         t.up[target] = True
-        t.slots[target] = [None] * len(t.g.cat.cards[chosen].slots)
+        t.slots[target] = (None,) * len(t.g.cat.cards[chosen].slots)
         move(t, chosen, ["hand", seat], at_map(t, target))
     flag_reveal(t, chosen)
     for buff in t.turn.buffs:
@@ -506,7 +506,7 @@ def do_expel(t: Table, ctx: Ctx, a: JsonDict) -> Proc[None]:
     t.hands[seat].remove(new)
     t.cards[target] = new
     t.up[target] = True
-    t.slots[target] = [None] * len(t.g.cat.cards[new].slots)
+    t.slots[target] = (None,) * len(t.g.cat.cards[new].slots)
     move(t, new, ["hand", seat], at_map(t, target))
     flag_reveal(t, new)
     crown = t.g.cat.cards[new].rank == "K"

@@ -60,7 +60,7 @@ def place_disk(t: Table, seat: int, i: int) -> int:
     """A disk from nowhere into the topmost open slot (2.5.3); returns the slot index."""
     sl = t.slots[i]
     k = sl.index(None)
-    sl[k] = seat
+    t.slots[i] = (*sl[:k], seat, *sl[k + 1 :])  # rows are tuples: thaw copies no row
     return k
 
 
@@ -69,7 +69,7 @@ def remove_disk(t: Table, seat: int, i: int) -> int:
     sl = t.slots[i]
     for k in range(len(sl) - 1, -1, -1):
         if sl[k] == seat:
-            sl[k] = None
+            t.slots[i] = (*sl[:k], None, *sl[k + 1 :])
             return k
     raise ValueError(f"seat {seat} has no disk on {i}")
 

@@ -40,7 +40,10 @@ class Bill:
 def holds(t: Table, seat: int, f: int) -> bool:
     """Whether ``seat`` holds (owns or has borrowed) the faction card of faction f."""
     fid = t.g.cat.fc_by_faction.get(f)
-    return any(fc[0] == fid and fc[1] == seat for fc in t.fcards)
+    for fc in t.fcards:  # noqa: SIM110 (no genexpr: every bill checks this; docs/pax.md)
+        if fc[0] == fid and fc[1] == seat:
+            return True
+    return False
 
 
 def passive(t: Table, f: int) -> bool:

@@ -118,7 +118,7 @@ class Table:
     reshuffles: int
     cards: list[str]
     up: list[bool]
-    slots: list[list[int | None]]
+    slots: list[tuple[int | None, ...]]  # rows stay tuples: a change replaces the row
     pool: list[int]
     favor: list[list[int]]
     disks: list[int]
@@ -407,7 +407,7 @@ _LAZY: dict[str, tuple[Convert, Convert]] = {
     "reshuffles": (None, None),
     "cards": (list, tuple),
     "up": (list, tuple),
-    "slots": (_lists, _tuples),
+    "slots": (list, _tuples),  # rows are tuples in the table too (board.place_disk)
     "pool": (list, tuple),
     "favor": (_lists, _tuples),
     "disks": (list, tuple),
@@ -536,7 +536,7 @@ def table_from_setup(setup: Setup, seed: str, round_cap: int | None) -> Table:
     t.reshuffles = 0
     t.cards = [card for _, card in setup.map]
     t.up = [False] * len(setup.map)
-    t.slots = [[] for _ in setup.map]
+    t.slots = [() for _ in setup.map]
     t.pool = list(setup.pool)
     t.favor = [list(s.favor) for s in setup.seats]
     t.disks = [s.disks for s in setup.seats]

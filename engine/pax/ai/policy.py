@@ -135,9 +135,11 @@ def move(t: Table, seat: int, options: list[JsonDict]) -> JsonDict:
         sx, sy = t.slots[x], t.slots[y]
         k = max(j for j, s in enumerate(sx) if s == seat)
         j = sy.index(None)
-        sx[k], sy[j] = None, seat
+        t.slots[x] = (*sx[:k], None, *sx[k + 1 :])  # rows are tuples (state.Table)
+        sy2 = t.slots[y]
+        t.slots[y] = (*sy2[:j], seat, *sy2[j + 1 :])
         after = _local(t, seat, cells)
-        sx[k], sy[j] = seat, None
+        t.slots[x], t.slots[y] = sx, sy
         if after - before > best_gain:
             best, best_gain = o, after - before
     if best is not None:

@@ -199,7 +199,7 @@ def b_scout(t: Table, i: int) -> None:
     """14.7.1 (R51): turn the card face up where it lies."""
     card = t.cards[i]
     t.up[i] = True
-    t.slots[i] = [None] * len(t.g.cat.cards[card].slots)
+    t.slots[i] = (None,) * len(t.g.cat.cards[card].slots)
     t.step("flip", card=card, pos=t.pos(i))
     flag_reveal(t, card)
 
@@ -248,7 +248,7 @@ def b_expel(t: Table, bot: int, i: int) -> str:
         new, src = drawn, ["deck"]
     t.cards[i] = new
     t.up[i] = True
-    t.slots[i] = [None] * len(t.g.cat.cards[new].slots)
+    t.slots[i] = (None,) * len(t.g.cat.cards[new].slots)
     move(t, new, src, at_map(t, i))
     flag_reveal(t, new)
     for k in mine:

@@ -54,7 +54,7 @@ def _take(t: Table, card: str) -> None:
         assert not any(x is not None for x in t.slots[i]), f"{card} holds disks"
         t.cards[i] = t.deck.pop(0)
         t.up[i] = False
-        t.slots[i] = []
+        t.slots[i] = ()
         return
     raise AssertionError(f"{card} is nowhere to take from")
 
@@ -73,7 +73,7 @@ def put(
             for s in t.slots[j]:
                 if s is not None:
                     t.disks[s] += 1
-            t.slots[j] = []
+            t.slots[j] = ()
         else:
             _take(t, card)
             t.deck.append(t.cards[i])
@@ -83,11 +83,12 @@ def put(
             t.disks[s] += 1
     t.up[i] = up
     n = len(t.g.cat.cards[card].slots)
-    t.slots[i] = [None] * n if up else []
+    row: list[int | None] = [None] * n if up else []
     for k, s in enumerate(disks or []):
         if s is not None:
-            t.slots[i][k] = s
+            row[k] = s
             t.disks[s] -= 1
+    t.slots[i] = tuple(row)
 
 
 def down(t: Table, pos: Pos) -> None:
@@ -96,7 +97,7 @@ def down(t: Table, pos: Pos) -> None:
         if s is not None:
             t.disks[s] += 1
     t.up[i] = False
-    t.slots[i] = []
+    t.slots[i] = ()
 
 
 def hand(t: Table, seat: int, cards: list[str]) -> None:

@@ -232,9 +232,9 @@ def test_p52_playing_an_action_out_matches_apply_with_the_same_answers() -> None
                     who, kind, cards = s2.pending[-1]
                     ask = Ask(who, kind, E.legal_actions(s2, who), cards, E.decision(s2))
                     s2 = E.apply(s2, who, choose(thaw(s2), ask, 1))
-                assert (t.favor, t.slots, t.hands, t.cards) == (
+                assert (t.favor, [tuple(x) for x in t.slots], t.hands, t.cards) == (
                     [list(f) for f in s2.favor],
-                    [list(x) for x in s2.slots],
+                    list(s2.slots),
                     [list(h) for h in s2.hands],
                     list(s2.cards),
                 )

@@ -116,7 +116,7 @@ def test_the_lodge_shortcut_is_a_necessary_condition() -> None:
         t = thaw(s)
         for i in range(len(t.cards)):
             t.up[i] = True
-            t.slots[i] = [rng.choice([None, *range(t.g.players)]) for _ in b.card(t, i).slots]
+            t.slots[i] = tuple(rng.choice([None, *range(t.g.players)]) for _ in b.card(t, i).slots)
         for f in range(6):
             for seat in range(t.g.players):
                 if any(b.set_controller(t, lodge) == seat for lodge in b.lodges(t, f)):
@@ -136,7 +136,7 @@ def _boards(count: int, seed: int) -> list[tuple[Table, int]]:
         pick = [None, seat, seat, *range(t.g.players)]  # the seat looked at holds more
         for i in range(len(t.cards)):
             t.up[i] = True
-            t.slots[i] = [rng.choice(pick) for _ in b.card(t, i).slots]
+            t.slots[i] = tuple(rng.choice(pick) for _ in b.card(t, i).slots)
         out.append((t, seat))
     return out
 
@@ -207,7 +207,9 @@ def test_a_table_copies_a_field_on_first_read_and_never_changes_its_state() -> N
         assert after.favor[seat][0] == s.favor[seat][0] + 5
         assert after.turn.buffs == (*s.turn.buffs, "X")
         assert after.phase == "somewhere"
-        assert after.deck is s.deck and after.slots is s.slots and after.claims_on is s.claims_on
+        assert after.deck is s.deck
+        assert after.slots is s.slots
+        assert after.claims_on is s.claims_on
         assert freeze(thaw(after)) == after
 
 
