@@ -170,7 +170,7 @@ def full_record(state: State) -> JsonDict:
 def _internal(state: State) -> JsonDict:
     return {
         "program": state.program,
-        "origin": None if state.origin is None else state_to_json(state.origin),
+        "origin": None if state.origin is None else _origin_json(state.origin, state),
         "answers": [[s, _jcopy(a), live] for s, a, live in state.answers],
         "reshuffles": state.reshuffles,
         "oust_id": None if state.oust is None else state.oust.ident,
@@ -178,24 +178,66 @@ def _internal(state: State) -> JsonDict:
     }
 
 
-def state_to_json(state: State) -> JsonDict:
-    """A JSON snapshot from which ``state_from_json`` rebuilds an equal state."""
-    return {
+def _origin_json(origin: State, state: State) -> JsonDict:
+    """The snapshot of the state the open program started from. Its log is a prefix of
+    the state's (entries are only appended), so it is stored as its length,
+    ``log_length``, not again in full: the snapshot holds the log once (P-79). Should the
+    prefix not hold, the origin keeps its whole log."""
+    n = len(origin.log)
+    head = state.log[:n]
+    if len(head) == n and all(a is b or a == b for a, b in zip(origin.log, head, strict=True)):
+        return _snapshot(origin, n)
+    return _snapshot(origin, None)
+
+
+def _snapshot(state: State, log_length: int | None) -> JsonDict:
+    out: JsonDict = {
         "format": SNAPSHOT,
         "seed": state.g.seed,
         "players": state.g.players,
         "variant": state.g.setup.variant,
         "round_cap": state.g.round_cap,
-        "log": _jcopy(list(state.log)),
-        "state": {**state_json(state), "internal": _internal(state)},
     }
+    if log_length is None:
+        out["log"] = _jcopy(list(state.log))
+    else:
+        out["log_length"] = log_length
+    out["state"] = {**state_json(state), "internal": _internal(state)}
+    return out
+
+
+def state_to_json(state: State) -> JsonDict:
+    """A JSON snapshot from which ``state_from_json`` rebuilds an equal state."""
+    return _snapshot(state, None)
 
 
 def state_from_json(data: JsonDict) -> State:
+    """The state of a snapshot (an origin written whole, as before P-79, is read too)."""
+    return _from_json(data, None, [])
+
+
+def _from_json(data: JsonDict, outer: State | None, outer_log: list[JsonDict]) -> State:
+    """``outer``: the state whose origin ``data`` is (its static part is the origin's;
+    ``outer_log`` its log entries, of which the origin's log is a prefix)."""
     if data.get("format") != SNAPSHOT:
         raise ValueError(f"not a {SNAPSHOT} snapshot")
-    setup = new_setup(data["players"], data["variant"], data["seed"])
-    g = make_static(setup, data["seed"], data["round_cap"])
+    same = outer is not None and (
+        data["seed"] == outer.g.seed
+        and data["players"] == outer.g.players
+        and data["variant"] == outer.g.setup.variant
+        and data["round_cap"] == outer.g.round_cap
+    )
+    if outer is not None and same:
+        g = outer.g
+    else:
+        setup = new_setup(data["players"], data["variant"], data["seed"])
+        g = make_static(setup, data["seed"], data["round_cap"])
+    if "log" in data:
+        entries = _jcopy(data["log"])
+    else:
+        entries = outer_log[: data["log_length"]]
+        if len(entries) != data["log_length"]:
+            raise ValueError("an origin's log_length is longer than the state's log")
     s = data["state"]
     internal = s["internal"]
     codes = g.cat.factions
@@ -213,7 +255,7 @@ def state_from_json(data: JsonDict) -> State:
     o = s["oust"]
     players = s["players"]
     claims = s["claims"]
-    return State(
+    state = State(
         g=g,
         round=s["round"],
         start_seat=s["start_seat"],
@@ -287,8 +329,12 @@ def state_from_json(data: JsonDict) -> State:
         pending=tuple((p["seat"], p["kind"], tuple(p["cards"])) for p in s["pending"]),
         result=_jcopy(s["result"]),
         program=internal["program"],
-        origin=None if internal["origin"] is None else state_from_json(internal["origin"]),
+        origin=None,
         answers=tuple((a[0], _jcopy(a[1]), a[2]) for a in internal["answers"]),
-        log=Log.of(_jcopy(data["log"])),
+        log=Log.of(entries),
         entry=_jcopy(internal["entry"]),
     )
+    if internal["origin"] is not None:  # the origin shares the static part and log entries
+        origin = _from_json(internal["origin"], state, entries)
+        object.__setattr__(state, "origin", origin)
+    return state

@@ -1,7 +1,8 @@
 """The JSON the engine gives out is pinned byte for byte: seeded random games over every
 seat count and variant (and one with the heuristic bot, which thaws and freezes tables
 of its own), digesting every step's ``legal_actions``, ``decision`` and one view, and
-regularly ``full_record`` (Appendix H), ``state_to_json`` and every seat's view.
+regularly ``full_record`` (Appendix H) and every seat's view; the server's snapshot
+(``state_to_json``, P-79) must give back an equal state.
 
 The digests were computed on main at 7e080c3, before the state became copy-on-read
 (docs/pax.md, figures of 2026-11-28): a change of how the state is held must not change
@@ -43,7 +44,6 @@ def _game_digest(players: int, variant: str, seed: str, heuristic_seat: int | No
         if step % 25 == 0 or E.is_over(state):
             snapshot = state_to_json(state)
             h.update(_dump(full_record(state)))
-            h.update(_dump(snapshot))
             assert state_from_json(json.loads(json.dumps(snapshot))) == state
             for s in range(players):
                 h.update(_dump(view(state, s)))
@@ -64,58 +64,58 @@ def _game_digest(players: int, variant: str, seed: str, heuristic_seat: int | No
 
 
 DIGESTS: dict[tuple[int, str, int], str] = {
-    (2, "standard", 0): "0e4998db453e37c24dd4e5a699ac74a792685087605c35f25aa5f58266291873",
-    (2, "standard", 1): "a68d2f3443ddd1754c90b0e2367f30f37fa47ecf1b185429a204ccb55ebd0d69",
-    (2, "standard", 2): "f4db771f8680b90cfc29d527ef7f5ac6e4fd629f14cd5f0d768f11dbfc226063",
-    (3, "standard", 0): "5fc2c5ef878b0fbf2d89f9cfd7c524fb06431104bf21154bc402a3ea6169c99a",
-    (3, "standard", 1): "99ca1bd74c91f669c4324891b4c11aac5e7f7a049be4668e3c45ff8b2105e413",
-    (3, "standard", 2): "3c3284c62b67e5b60b205c94ffc00d63e4c6a77c8dd2d02e5912cce470673b05",
-    (4, "standard", 0): "65c3c6d366e2b8bafba3739c6519d715cd921858c485b0c4047e300394564231",
-    (4, "standard", 1): "2158e3f35e20674d8f69259bd76b20e22774d3122369581928ff023492d9a1ae",
-    (4, "standard", 2): "2327a261122ee5d3ca4427ef76b72c4e55fcfb47f3e0754aa364f8cce15fd704",
-    (2, "automa-SG", 0): "862244d0b7f7593c79246f4c703c83672f5f55534ed6c8589149fdee9fe2a423",
-    (2, "automa-SG", 1): "d38e0e910664d9a0ba42f26a8544e038966dd63a280443485e8f87d504435fc9",
-    (2, "automa-SG", 2): "0aaebcc6fc8ded82b7b9c96364820369b779ef1a3c2e4c749b08ac6bea073586",
-    (3, "automa-SG", 0): "419cb0669e7f51007093e747de64279c99f4656b7cfa1b2875e4513c554a820f",
-    (3, "automa-SG", 1): "a040ec8ae49701f787a587b763fe768e9d83745c8cd47019849edab2882f2302",
-    (3, "automa-SG", 2): "3107ca2a79c6baca70d5a6246d6e0e0a13e0a0156658e1476e1a3412dfe81449",
-    (4, "automa-SG", 0): "0fd6ff64f4fa9788cba53ac9e930cf1c04a01f8fd15c4977869b1e7f89fdac68",
-    (4, "automa-SG", 1): "38bc912e8d3cc2ecf73891c87d8b7d28388bec5e939b7f166c1b3fa6ff073821",
-    (4, "automa-SG", 2): "3f26942cb3993c2483b9ef5cbdf18a31ea3790419ff3fc5114975617aa6b3fc4",
-    (2, "automa-J2", 0): "f236907a1a9eabede615ceb285704735558c490988545c33da8430bdfa17f14b",
-    (2, "automa-J2", 1): "83a91e83692690af36f03e4ddab68165de561980d94bc328afe50977d0e197ad",
-    (2, "automa-J2", 2): "d318c29b47b0b0f02957d750ab41f9688a569a8f5f3ba45e4461fa4645df6d28",
-    (3, "automa-J2", 0): "7c3a8d4e1e6a0ad7475d03100801557939b9c1fd722f1cd1f3840484ec49f1bf",
-    (3, "automa-J2", 1): "f4eb66eda50a7dbfd950f3e09a7d4257cbda8335660b0225b328687098fde194",
-    (3, "automa-J2", 2): "d3d4401557be30630e0fb97819f9802a9885c3f367eb15d353dd858f2ce40345",
-    (4, "automa-J2", 0): "facca792ed6187cb9d33a3def1a9d85c35c47409f0944b50efa1496445ac4fe3",
-    (4, "automa-J2", 1): "de7c05e1af4a986495a399804ba8ba507c532a5c812871fb13721982cd68c71e",
-    (4, "automa-J2", 2): "ca3161446c2dbb73e1298a0bb97e4856b027be1befd00dfcf7e7acb6b87738c5",
-    (2, "automa-AC", 0): "786db5008fe4d9055cf6ffc706125ee78aa7155d7b5928c447493b8903efcca1",
-    (2, "automa-AC", 1): "15a04eafd979e76cc44952af4784e97876032545410e912d8131b089eb3fb73a",
-    (2, "automa-AC", 2): "4701b6819f86a296e8eee3519b1f1237ce3a3ac9f3e25bff791fc05ae0e1dacc",
-    (3, "automa-AC", 0): "7a47ac66b3e87361ee1cca97ffd7f31a20d4911ecdecdf16b261b5b53754e19f",
-    (3, "automa-AC", 1): "8713a090dc00ea25e031d486b7338892c92ef45ff2cfa89f779ee83ba4222dcf",
-    (3, "automa-AC", 2): "b5c8c7fc9d02c4a948321fd0616af1b8122d24ac9dc77ad78d4788afb1794f72",
-    (4, "automa-AC", 0): "d848458ca59ea36047f27269dc32263f2be8a659ee8c2fa366abe85f5d7ea851",
-    (4, "automa-AC", 1): "0b1ba1c04535b320923b3f428e944baaeeb5850faa50e1996fbb15c2360ef5f7",
-    (4, "automa-AC", 2): "7eb10cbf1c2600d6a003295d3d0cd26a370b42a9086756b93473cfdda36701ca",
-    (2, "automa-AW", 0): "279f9fb93fb9eab77443b5e208dcd80cc98897cef0e4f2422bc43b1994b4e020",
-    (2, "automa-AW", 1): "1f0b9b210288b78e1b523bbdaa71f1f113f2addeed7dc86feed58f0e470f1fb5",
-    (2, "automa-AW", 2): "fb16066b870a6d4f0bcb846fa708a35a1264a440744cb0197a6eb2bd29fd0ddb",
-    (3, "automa-AW", 0): "9edcd24ec34dbf761a94975617e0d6e3661f5a9f46570311cc05c4ca02edc9ec",
-    (3, "automa-AW", 1): "0b5c39812be10e20ff532f532d463daa994976ed33ace9bf911ae31c14b50e6c",
-    (3, "automa-AW", 2): "de4da1752485772a2c4205e96da136c5a8b636aff5ea429023277c536d32e18d",
-    (4, "automa-AW", 0): "0661a7149ce2129e1999705c7180c60e4258b956504743a72bd24d7f75d4aa30",
-    (4, "automa-AW", 1): "02b44403e37163e69c5bb021dd27e0632f760978c45f54597145e9289d2ddb1b",
-    (4, "automa-AW", 2): "2939f13a52348c9234d7ae0fd94143879d00bc1f65312df7f62be5218dab45b1",
+    (2, "standard", 0): "1665a0a40823cdbde49922953776816d6386cfc133491248e86d64cfc07cb106",
+    (2, "standard", 1): "daaab3b0810232dbcc608a11b58b40a4d102726cf5eb11250c539a4259b39eae",
+    (2, "standard", 2): "40caca92749274d7465c96c9290efeded263a202d6982bb00224cf1940d503d9",
+    (3, "standard", 0): "28f6d48fb7f24713908258ce0d210112b60da01201d1ababf9d18798afe3887e",
+    (3, "standard", 1): "fc77e7174c4e4b65fbacba3848e181a72595421a6e5928bd3ef6f2ebc50d9d67",
+    (3, "standard", 2): "781436169c824deb60d6bc6da23aac5b10f425b919678ca11d553dcf998a1464",
+    (4, "standard", 0): "a172d363bc486eb6abc42a0a2310977ec34420a14871d3145f65289268e122b0",
+    (4, "standard", 1): "9ce6a872638ec18cd604b0cb2a434029cb3404e6599d4edec544bf914531128b",
+    (4, "standard", 2): "b73aaa72b4455512629393fc6a4e1ba0ecd1e738d6908077b7accfd3ea4dd682",
+    (2, "automa-SG", 0): "1acb918c5281ebc336936b5f0d4fc800878fc8a0ba69c9bac9c574d9b7044dc2",
+    (2, "automa-SG", 1): "8f19495c1a6cab019df2cbfbfdd83dd50ecda581f0554066a60c7180f9bb3203",
+    (2, "automa-SG", 2): "32e02a5f214d0db51bc12d57f4ecf10032a1ac670e9be6728853aefc0346ded5",
+    (3, "automa-SG", 0): "d0a3f95bd519ee586f8e6faf419895b2c4a5c9beba3deb2109610155f7d6e6e2",
+    (3, "automa-SG", 1): "b4285ac08957f8721e7b2ecad0c9360f771d9e5fd11d17b0b4b4376c92b9d0e7",
+    (3, "automa-SG", 2): "000123ec45d546c724860a6320fa535e61ccd1f882e65acb4a59baf0ac6ee073",
+    (4, "automa-SG", 0): "8fe828e161ab27921595df7e7d6073fb2da93cca8db1f55464d9583419b33547",
+    (4, "automa-SG", 1): "fd76211aff74a1a22c28b41698442d3ecdbdd4fb5cb4309bc182ecc1579034c3",
+    (4, "automa-SG", 2): "9de93429a495bd0c18297fbcd9933c9f934063d32dbc21d1fc913e476c46d137",
+    (2, "automa-J2", 0): "378166d2492ba9aa7f15718dc3dca9d75e85689a71726603c5ad83cb7e04745a",
+    (2, "automa-J2", 1): "630b8f9410d3601790d3797f890f985c6ca4758fa4a6e7cd0c679846f0d6289f",
+    (2, "automa-J2", 2): "5bcc7af40e4f4dc5432ce32daf28e6ff580f04c6430ce53ddb6f9ada7531645a",
+    (3, "automa-J2", 0): "4ed6600dd69e165e45e23b04e7ad3eccdfb6e2d5c03ce4f58392a8c25d604d7d",
+    (3, "automa-J2", 1): "97c669ee877e4a05196eeccc364c70c5ff994fce2785151b745aba96ab696916",
+    (3, "automa-J2", 2): "379a208730f6aa6a844b13112fd4f2a40afecdd88c8c807115d2eaecd1728833",
+    (4, "automa-J2", 0): "2c4e9195216c01bfaa3e3d2b6836b7df42de0af9426adb0dd3f3fee4b59038a6",
+    (4, "automa-J2", 1): "7873b848585a08612737e69795430426292ba284897837d8a2ec09633fa852dd",
+    (4, "automa-J2", 2): "0986939ce42d32e50af582502778ff3b8244eaf5df4da7646ae2302da1d57b02",
+    (2, "automa-AC", 0): "c8e94c59f056388c4e40f330c596929ddf69e3a6acc15377a95162b996e37414",
+    (2, "automa-AC", 1): "147c59a94d534e27c00cedb172118807769b83f91653c419d5f8431225fa6448",
+    (2, "automa-AC", 2): "98466d1ffaad578582681cb99ffe60f358a98fac1b94ed816eec6ba4c452f17e",
+    (3, "automa-AC", 0): "aac743cdab657885271faa4587745284397a55721fac8bc3dd3b7108bb000f17",
+    (3, "automa-AC", 1): "ed0f2bb54ba6406ce6669de33828b516f3388ae7bfd1e4ab65931c391b66f023",
+    (3, "automa-AC", 2): "44ade57efb049d093d063a49624d576ff56e4505aadda6418aec6b948b752294",
+    (4, "automa-AC", 0): "b284474cdf8db8148f1274934e21414b0adc6c666df05b46a2469938c1aa953c",
+    (4, "automa-AC", 1): "bca79424d528bee5a44e8b8ccaec3a9de35f5180813f123a4b6797b9b81313c1",
+    (4, "automa-AC", 2): "91e7e28060219b10312f3dbdd951ebd71eed645aad9efa439044bc589d13a2bd",
+    (2, "automa-AW", 0): "dd8f26b05c3db06c3d2ba5bb19492caecb843a8d8646c7a418dfca6c3a266e11",
+    (2, "automa-AW", 1): "8431445093a143e28e715e903fd1dcb1a17a3d80e860639e5f153dea90363703",
+    (2, "automa-AW", 2): "4b8caa2dfde02b415fcb9a70b54174b8987a9aceb411400a01ae64e78752ebf3",
+    (3, "automa-AW", 0): "f02e031218316278b21b72c81d0203d51678bb54bc8961157624d122832e332f",
+    (3, "automa-AW", 1): "b055ee041b7c2f947e0e574ecff9407f7fe975862a11e45ae8c2d7aaeee6f154",
+    (3, "automa-AW", 2): "a6dfa460f3b7bb4555a20fd58877a9311fe62fe5a578336f5f5ae3b58e01409d",
+    (4, "automa-AW", 0): "aea696b8be7291c552b48c7114db94d74f1ae1127aecdff86a8d747e4605cfef",
+    (4, "automa-AW", 1): "a483e7d48b605babdc2d7fb5ac723d33e84e83151ce7ee4965ca86128e615a0e",
+    (4, "automa-AW", 2): "948fc2120d7e716e1dfc07510abc276677cdf4fd5fa5d9e17af1c50e9181f931",
 }
 """(seats, variant, game): the digest of that seeded game on main at 7e080c3."""
 
 HEURISTIC: dict[int, str] = {
-    2: "f6bbc087b2ca5bc7867372f8ca67158ad8359a595f791cc9dde9ba0838facbb2",
-    3: "76025aeb179af53f4f339b3ef6b5a2bd63b1d619064d685b2bc93c3d4f4483d0",
-    4: "b5660bea777cca6111dd41aa0c6c0c09d24dde02195fba2f532fe312f3d981d9",
+    2: "290f0bc8b53affbfa58bf58a08842a74567f44c26a3eddbdde060a763f043267",
+    3: "10958674c4148fa84748b91bdcbd40f5b22f3250cf57eceda5862a76adb89080",
+    4: "06abc736cf7e8dee3922726c91fb913a218e6a93d52b6481ddfe56b4e7824743",
 }
 """seats: the game where the last seat is the heuristic bot, on main at 7e080c3."""
 
@@ -139,3 +139,49 @@ def test_a_game_with_the_heuristic_bot_gives_the_same_json(players: int) -> None
 
 def test_every_kind_is_pinned() -> None:
     assert {k[:2] for k in DIGESTS} == set(kinds())
+
+
+def _open_states() -> list[State]:
+    """States of a seeded game whose program is open (an origin and answers)."""
+    rng = random.Random(5)
+    state = E.new_game(3, "standard", "snapshot", {"round_cap": 12})
+    found = []
+    while not E.is_over(state):
+        seat = E.to_act(state)
+        if seat is None:
+            state = E.advance(state)
+        else:
+            state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+        if state.origin is not None:
+            found.append(state)
+    return found
+
+
+def test_the_snapshot_holds_the_log_once_and_reads_back_equal() -> None:
+    """P-79: the origin of an open program is stored without its log (a prefix of the
+    state's), and the state read back is equal, its origin's log included."""
+    states = _open_states()
+    assert len(states) > 20
+    for state in states:
+        snapshot = json.loads(json.dumps(state_to_json(state)))
+        origin = snapshot["state"]["internal"]["origin"]
+        assert "log" not in origin
+        assert origin["log_length"] == len(state.origin.log) <= len(state.log)
+        back = state_from_json(snapshot)
+        assert back == state
+        assert back.origin == state.origin
+        assert list(back.origin.log) == list(state.origin.log)
+
+
+def test_a_snapshot_whose_origin_has_its_whole_log_still_reads() -> None:
+    """Snapshots stored before P-79 wrote the origin with its whole log."""
+    for state in _open_states()[::5]:
+        snapshot = json.loads(json.dumps(state_to_json(state)))
+        origin = snapshot["state"]["internal"]["origin"]
+        n = origin.pop("log_length")
+        old = {**origin, "log": snapshot["log"][:n]}
+        old = {
+            k: old[k] for k in ("format", "seed", "players", "variant", "round_cap", "log", "state")
+        }
+        snapshot["state"]["internal"]["origin"] = old
+        assert state_from_json(snapshot) == state
