@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import IllegalAction, JsonDict
+from engine.pax import cow
+from engine.pax.cow import freeze
 from engine.pax.flow import Ask, Ctx, same_json
 from engine.pax.menu import menu_problem
 from engine.pax.phases import DECISION_PROGRAMS, PROGRAMS
 from engine.pax.setup import SetupError, new_setup, variants
-from engine.pax.state import State, Table, freeze, table_from_setup, thaw
+from engine.pax.state import State, Table, table_from_setup, thaw
 
 VARIANTS = variants()
 """H.2: ``standard`` and one ``automa-<bot>`` per bot of the data (P-22)."""
@@ -142,7 +144,7 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
         raise IllegalAction("not_your_turn", f"Seat {who} is to act, not seat {seat} (15.1, R78).")
     answers: list[tuple[int | None, JsonDict, bool]]
     if state.origin is None and state.pending[-1][1] == "action":
-        t = thaw(state)  # the Action phase menu, not listed: check this action alone
+        t = cow.thaw(state)  # the Action phase menu, not listed: check this action alone
         problem = menu_problem(t, action) if isinstance(action, dict) else ("malformed", "")
         if problem is not None:
             raise _refusal(state, action)
@@ -154,11 +156,11 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
             # dict equality first (fast); then exact types (True is not 1)
             raise _refusal(state, action)
         if state.origin is None:
-            t = thaw(state)
+            t = cow.thaw(state)
             origin = state
             answers = [(seat, action, True)]
         else:
-            t = thaw(state.origin)
+            t = cow.thaw(state.origin)
             origin = state.origin
             answers = [*state.answers, (seat, action, True)]
     t.pending = []
@@ -175,7 +177,7 @@ def advance(state: State) -> State:
         raise IllegalAction(
             "decision_pending", f"Seat {to_act(state)} is to act: advance runs no step (R78)."
         )
-    t = thaw(state)
+    t = cow.thaw(state)
     t.open_entry(None, None)
     _run(t, freeze(t, close=False), [])
     return freeze(t)

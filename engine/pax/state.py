@@ -11,8 +11,7 @@ The log (H.6) is kept as closed entries plus the entry being written.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine.core import JsonDict
@@ -79,34 +78,10 @@ class Oust:
     ident: int  # the log seq that declared it: the oust_id of 15.2
 
 
+@dataclass(slots=True)
 class Table:
-    """The mutable working copy of a state. Rules change it; ``freeze`` ends the work.
+    """The mutable working copy of a state. Rules change it; ``freeze`` ends the work."""
 
-    Copy-on-read (docs/pax.md, figures): ``thaw`` copies only the fields every call
-    reads (the slots below); every other field is copied from the state it came from
-    (``_src``) on first read, into the instance dictionary, by a ``_Lazy`` descriptor.
-    An ``apply`` reads about 14 of the 52 fields, so ``freeze`` converts those back to
-    tuples and takes the others from ``_src`` as they are (immutable, shared)."""
-
-    __slots__ = (
-        "__dict__",
-        "_src",
-        "active",
-        "answers",
-        "decision",
-        "entry",
-        "g",
-        "log",
-        "new_log",
-        "options",
-        "origin",
-        "pay_cache",
-        "pending",
-        "program",
-        "result",
-    )
-
-    _src: State | None
     g: Static
     round: int
     start_seat: int
@@ -159,8 +134,8 @@ class Table:
     # the log (H.6): closed entries, and the entry being written
     log: Log
     entry: JsonDict | None
-    new_log: list[JsonDict]
-    pay_cache: dict[object, bool] | None  # only while listing options (menu.py)
+    new_log: list[JsonDict] = field(default_factory=list)
+    pay_cache: dict[object, bool] | None = None  # only while listing options (menu.py)
 
     # --- the log ----------------------------------------------------------------------
     @property
@@ -289,26 +264,6 @@ def _claims(d: dict[str, list[int]]) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((k, tuple(v)) for k, v in sorted(d.items()) if v)
 
 
-def _claims_thaw(c: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, list[int]]:
-    return {k: list(v) for k, v in c}
-
-
-def _lists(v: tuple[tuple[Any, ...], ...]) -> list[list[Any]]:
-    return list(map(list, v))
-
-
-def _tuples(v: list[list[Any]]) -> tuple[tuple[Any, ...], ...]:
-    return tuple(map(tuple, v))
-
-
-def _edicts_thaw(v: tuple[tuple[tuple[str, int], ...], ...]) -> list[list[list[Any]]]:
-    return [list(map(list, es)) for es in v]
-
-
-def _edicts_freeze(v: list[list[list[Any]]]) -> tuple[tuple[tuple[str, int], ...], ...]:
-    return tuple([tuple(map(tuple, es)) for es in v])
-
-
 def _entry_copy(entry: JsonDict | None) -> JsonDict | None:
     return None if entry is None else {**entry, "steps": list(entry["steps"])}
 
@@ -322,200 +277,183 @@ def _made(cls: type[T], values: dict[str, Any]) -> T:
     return s
 
 
-def _turn_thaw(tu: FrozenTurn) -> Turn:
-    return Turn(
-        tu.main_used,
-        tu.main_allowed,
-        tu.quick_used,
-        tu.claimed_faction,
-        tu.claimed_plot,
-        list(tu.buffs),
-        tu.chain_ended,
-        list(tu.yielded),
-        tu.revealed,
-        list(tu.specials_used),
-        list(tu.scout_adjacent),
-    )
-
-
-def _turn_freeze(tu: Turn) -> FrozenTurn:
-    return _made(
-        FrozenTurn,
-        {
-            "main_used": tu.main_used,
-            "main_allowed": tu.main_allowed,
-            "quick_used": tu.quick_used,
-            "claimed_faction": tu.claimed_faction,
-            "claimed_plot": tu.claimed_plot,
-            "buffs": tuple(tu.buffs),
-            "chain_ended": tu.chain_ended,
-            "yielded": tuple(tu.yielded),
-            "revealed": tu.revealed,
-            "specials_used": tuple(tu.specials_used),
-            "scout_adjacent": tuple(tu.scout_adjacent),
-        },
-    )
-
-
-def _oust_thaw(o: FrozenOust | None) -> Oust | None:
-    if o is None:
-        return None
-    return Oust(
-        o.attacker,
-        o.defender,
-        o.acting,
-        o.target,
-        o.k,
-        o.round,
-        list(o.init),
-        o.favoured,
-        list(o.sums),
-        list(o.autowin),
-        list(o.sealed),
-        o.ident,
-    )
-
-
-def _oust_freeze(o: Oust | None) -> FrozenOust | None:
-    if o is None:
-        return None
-    return FrozenOust(
-        o.attacker,
-        o.defender,
-        o.acting,
-        o.target,
-        o.k,
-        o.round,
-        tuple(o.init),
-        o.favoured,
-        tuple(o.sums),
-        tuple(o.autowin),
-        tuple(o.sealed),
-        o.ident,
-    )
-
-
-Convert = Callable[[Any], Any] | None
-
-_LAZY: dict[str, tuple[Convert, Convert]] = {
-    "round": (None, None),
-    "start_seat": (None, None),
-    "phase": (None, None),
-    "edicts_discarded": (None, None),
-    "final_round": (None, None),
-    "exhaustions": (None, None),
-    "reshuffles": (None, None),
-    "cards": (list, tuple),
-    "up": (list, tuple),
-    "slots": (list, _tuples),  # rows are tuples in the table too (board.place_disk)
-    "pool": (list, tuple),
-    "favor": (_lists, _tuples),
-    "disks": (list, tuple),
-    "hands": (_lists, _tuples),
-    "events": (_lists, _tuples),
-    "active_event": (list, tuple),
-    "edicts": (_edicts_thaw, _edicts_freeze),
-    "plot": (list, tuple),
-    "plot_revealed": (list, tuple),
-    "court": (list, tuple),
-    "chamberlain": (None, None),
-    "deck": (list, tuple),
-    "discard": (list, tuple),
-    "schemes": (list, tuple),
-    "oust_played": (list, tuple),
-    "plan": (None, None),
-    "event_deck": (list, tuple),
-    "event_discard": (list, tuple),
-    "event_box": (list, tuple),
-    "public_plots": (list, tuple),
-    "plot_deck": (list, tuple),
-    "claims_on": (_claims_thaw, _claims),
-    "claims_under": (_claims_thaw, _claims),
-    "fcards": (_lists, _tuples),
-    "faction_box": (list, tuple),
-    "cubes": (list, tuple),
-    "token": (None, None),
-    "turn": (_turn_thaw, _turn_freeze),
-    "oust": (_oust_thaw, _oust_freeze),
-}
-"""The fields a table copies on first read: (to the table's lists, back to tuples);
-None: the value itself (immutable)."""
-
-_FREEZE: dict[str, Convert] = {name: back for name, (_, back) in _LAZY.items()}
-
-_FIELDS = tuple(f.name for f in fields(State))
-
-
-class _Lazy:
-    """A ``Table`` field read from the table's source state on first access, then kept
-    in the table's ``__dict__`` (which shadows this non-data descriptor from then on)."""
-
-    __slots__ = ("name", "thaw")
-
-    def __init__(self, name: str, thaw: Convert) -> None:
-        self.name = name
-        self.thaw = thaw
-
-    def __get__(self, t: Table | None, owner: type | None = None) -> Any:
-        if t is None:
-            return self
-        src = t._src
-        if src is None:
-            raise AttributeError(f"this table has no {self.name!r}")
-        value = src.__dict__[self.name]
-        if self.thaw is not None:
-            value = self.thaw(value)
-        t.__dict__[self.name] = value
-        return value
-
-
-for _name, (_thaw, _) in _LAZY.items():
-    setattr(Table, _name, _Lazy(_name, _thaw))
-
-
 def freeze(t: Table, close: bool = True) -> State:
     """The immutable value of a table. ``close``: the entry being written is closed
-    first (the end of a call); otherwise a copy of it is kept (a program's origin).
-    Fields the table never read are the source state's own values."""
+    first (the end of a call); otherwise a copy of it is kept (a program's origin)."""
     if close:
         t.close_entry()
-    src = t._src
-    values = dict.fromkeys(_FIELDS) if src is None else src.__dict__.copy()
-    for name, value in t.__dict__.items():
-        back = _FREEZE[name]
-        values[name] = value if back is None else back(value)
-    values["g"] = t.g
-    values["active"] = t.active
-    values["pending"] = tuple(t.pending)
-    values["result"] = t.result
-    values["program"] = t.program
-    values["origin"] = t.origin
-    values["answers"] = tuple(t.answers)
-    values["log"] = t.log.extend(t.new_log) if t.new_log else t.log
-    values["entry"] = _entry_copy(t.entry)
-    values["options"] = None if t.options is None else tuple(t.options)
-    values["decision"] = t.decision
-    return _made(State, values)
+    tu = t.turn
+    o = t.oust
+    return _made(
+        State,
+        dict(
+            g=t.g,
+            round=t.round,
+            start_seat=t.start_seat,
+            active=t.active,
+            phase=t.phase,
+            edicts_discarded=t.edicts_discarded,
+            final_round=t.final_round,
+            exhaustions=t.exhaustions,
+            reshuffles=t.reshuffles,
+            cards=tuple(t.cards),
+            up=tuple(t.up),
+            slots=tuple(map(tuple, t.slots)),
+            pool=tuple(t.pool),
+            favor=tuple(map(tuple, t.favor)),
+            disks=tuple(t.disks),
+            hands=tuple(map(tuple, t.hands)),
+            events=tuple(map(tuple, t.events)),
+            active_event=tuple(t.active_event),
+            edicts=tuple([tuple(map(tuple, es)) for es in t.edicts]),
+            plot=tuple(t.plot),
+            plot_revealed=tuple(t.plot_revealed),
+            court=tuple(t.court),
+            chamberlain=t.chamberlain,
+            deck=tuple(t.deck),
+            discard=tuple(t.discard),
+            schemes=tuple(t.schemes),
+            oust_played=tuple(t.oust_played),
+            plan=t.plan,
+            event_deck=tuple(t.event_deck),
+            event_discard=tuple(t.event_discard),
+            event_box=tuple(t.event_box),
+            public_plots=tuple(t.public_plots),
+            plot_deck=tuple(t.plot_deck),
+            claims_on=_claims(t.claims_on),
+            claims_under=_claims(t.claims_under),
+            fcards=tuple(map(tuple, t.fcards)),
+            faction_box=tuple(t.faction_box),
+            cubes=tuple(t.cubes),
+            token=t.token,
+            turn=_made(
+                FrozenTurn,
+                dict(
+                    main_used=tu.main_used,
+                    main_allowed=tu.main_allowed,
+                    quick_used=tu.quick_used,
+                    claimed_faction=tu.claimed_faction,
+                    claimed_plot=tu.claimed_plot,
+                    buffs=tuple(tu.buffs),
+                    chain_ended=tu.chain_ended,
+                    yielded=tuple(tu.yielded),
+                    revealed=tu.revealed,
+                    specials_used=tuple(tu.specials_used),
+                    scout_adjacent=tuple(tu.scout_adjacent),
+                ),
+            ),
+            oust=None
+            if o is None
+            else FrozenOust(
+                o.attacker,
+                o.defender,
+                o.acting,
+                o.target,
+                o.k,
+                o.round,
+                tuple(o.init),
+                o.favoured,
+                tuple(o.sums),
+                tuple(o.autowin),
+                tuple(o.sealed),
+                o.ident,
+            ),
+            pending=tuple(t.pending),
+            result=t.result,
+            program=t.program,
+            origin=t.origin,
+            answers=tuple(t.answers),
+            log=t.log.extend(t.new_log) if t.new_log else t.log,
+            entry=_entry_copy(t.entry),
+            options=None if t.options is None else tuple(t.options),
+            decision=t.decision,
+        ),
+    )
 
 
 def thaw(s: State) -> Table:
-    """A working copy of a state (copy-on-read: see ``Table``)."""
-    t = object.__new__(Table)
-    t._src = s
-    t.g = s.g
-    t.active = s.active
-    t.pending = list(s.pending)
-    t.result = s.result
-    t.program = s.program
-    t.origin = s.origin
-    t.answers = list(s.answers)
-    t.options = None if s.options is None else list(s.options)
-    t.decision = s.decision
-    t.log = s.log
-    t.entry = _entry_copy(s.entry)
-    t.new_log = []
-    t.pay_cache = None
-    return t
+    """A working copy of a state."""
+    tu = s.turn
+    o = s.oust
+    return Table(
+        g=s.g,
+        round=s.round,
+        start_seat=s.start_seat,
+        active=s.active,
+        phase=s.phase,
+        edicts_discarded=s.edicts_discarded,
+        final_round=s.final_round,
+        exhaustions=s.exhaustions,
+        reshuffles=s.reshuffles,
+        cards=list(s.cards),
+        up=list(s.up),
+        slots=list(s.slots),  # rows are tuples in the table too (board.place_disk)
+        pool=list(s.pool),
+        favor=list(map(list, s.favor)),
+        disks=list(s.disks),
+        hands=list(map(list, s.hands)),
+        events=list(map(list, s.events)),
+        active_event=list(s.active_event),
+        edicts=[list(map(list, es)) for es in s.edicts],
+        plot=list(s.plot),
+        plot_revealed=list(s.plot_revealed),
+        court=list(s.court),
+        chamberlain=s.chamberlain,
+        deck=list(s.deck),
+        discard=list(s.discard),
+        schemes=list(s.schemes),
+        oust_played=list(s.oust_played),
+        plan=s.plan,
+        event_deck=list(s.event_deck),
+        event_discard=list(s.event_discard),
+        event_box=list(s.event_box),
+        public_plots=list(s.public_plots),
+        plot_deck=list(s.plot_deck),
+        claims_on={k: list(v) for k, v in s.claims_on},
+        claims_under={k: list(v) for k, v in s.claims_under},
+        fcards=list(map(list, s.fcards)),
+        faction_box=list(s.faction_box),
+        cubes=list(s.cubes),
+        token=s.token,
+        turn=Turn(
+            tu.main_used,
+            tu.main_allowed,
+            tu.quick_used,
+            tu.claimed_faction,
+            tu.claimed_plot,
+            list(tu.buffs),
+            tu.chain_ended,
+            list(tu.yielded),
+            tu.revealed,
+            list(tu.specials_used),
+            list(tu.scout_adjacent),
+        ),
+        oust=None
+        if o is None
+        else Oust(
+            o.attacker,
+            o.defender,
+            o.acting,
+            o.target,
+            o.k,
+            o.round,
+            list(o.init),
+            o.favoured,
+            list(o.sums),
+            list(o.autowin),
+            list(o.sealed),
+            o.ident,
+        ),
+        pending=list(s.pending),
+        result=s.result,
+        program=s.program,
+        origin=s.origin,
+        answers=list(s.answers),
+        options=None if s.options is None else list(s.options),
+        decision=s.decision,
+        log=s.log,
+        entry=_entry_copy(s.entry),
+    )
 
 
 def table_from_setup(setup: Setup, seed: str, round_cap: int | None) -> Table:
@@ -523,62 +461,58 @@ def table_from_setup(setup: Setup, seed: str, round_cap: int | None) -> Table:
     g = make_static(setup, seed, round_cap)
     cat = g.cat
     p = setup.players
-    t = object.__new__(Table)
-    t._src = None
-    t.g = g
-    t.round = 1
-    t.start_seat = setup.start_seat
-    t.active = setup.start_seat
-    t.phase = "event"
-    t.edicts_discarded = 0
-    t.final_round = False
-    t.exhaustions = 0
-    t.reshuffles = 0
-    t.cards = [card for _, card in setup.map]
-    t.up = [False] * len(setup.map)
-    t.slots = [() for _ in setup.map]
-    t.pool = list(setup.pool)
-    t.favor = [list(s.favor) for s in setup.seats]
-    t.disks = [s.disks for s in setup.seats]
-    t.hands = [list(s.hand) for s in setup.seats]
-    t.events = [[] for _ in range(p)]
-    t.active_event = [None] * p
-    t.edicts = [[] for _ in range(p)]
-    t.plot = [s.plot for s in setup.seats]
-    t.plot_revealed = [False] * p
-    t.court = list(setup.court)
-    t.chamberlain = setup.chamberlain
-    t.deck = list(setup.deck)
-    t.discard = []
-    t.schemes = []
-    t.oust_played = []
-    t.plan = None
-    t.event_deck = list(setup.event_deck)
-    t.event_discard = []
-    t.event_box = list(setup.event_box)
-    t.public_plots = list(setup.public_plots)
-    t.plot_deck = list(setup.plot_deck)
-    t.claims_on = {}
-    t.claims_under = {}
-    t.fcards = [
+    fcards: list[list[Any]] = [
         [fc, None, None, False] for fc in cat.data.faction_cards if fc in setup.faction_display
     ]
-    t.faction_box = list(setup.faction_box)
-    t.cubes = []
-    t.token = None if setup.automa is None else PLACARD
-    t.turn = Turn()
-    t.oust = None
-    t.pending = []
-    t.result = None
-    t.program = "turn"
-    t.origin = None
-    t.answers = []
-    t.options = None
-    t.decision = None
-    t.log = Log()
-    t.entry = None
-    t.new_log = []
-    t.pay_cache = None
-    missing = [n for n in _LAZY if n not in t.__dict__]
-    assert not missing, f"table_from_setup sets every field: {missing}"
-    return t
+    return Table(
+        g=g,
+        round=1,
+        start_seat=setup.start_seat,
+        active=setup.start_seat,
+        phase="event",
+        edicts_discarded=0,
+        final_round=False,
+        exhaustions=0,
+        reshuffles=0,
+        cards=[card for _, card in setup.map],
+        up=[False] * len(setup.map),
+        slots=[() for _ in setup.map],
+        pool=list(setup.pool),
+        favor=[list(s.favor) for s in setup.seats],
+        disks=[s.disks for s in setup.seats],
+        hands=[list(s.hand) for s in setup.seats],
+        events=[[] for _ in range(p)],
+        active_event=[None] * p,
+        edicts=[[] for _ in range(p)],
+        plot=[s.plot for s in setup.seats],
+        plot_revealed=[False] * p,
+        court=list(setup.court),
+        chamberlain=setup.chamberlain,
+        deck=list(setup.deck),
+        discard=[],
+        schemes=[],
+        oust_played=[],
+        plan=None,
+        event_deck=list(setup.event_deck),
+        event_discard=[],
+        event_box=list(setup.event_box),
+        public_plots=list(setup.public_plots),
+        plot_deck=list(setup.plot_deck),
+        claims_on={},
+        claims_under={},
+        fcards=fcards,
+        faction_box=list(setup.faction_box),
+        cubes=[],
+        token=None if setup.automa is None else PLACARD,
+        turn=Turn(),
+        oust=None,
+        pending=[],
+        result=None,
+        program="turn",
+        origin=None,
+        answers=[],
+        options=None,
+        decision=None,
+        log=Log(),
+        entry=None,
+    )

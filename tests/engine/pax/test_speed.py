@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.pax import board as b
+from engine.pax import cow
 from engine.pax import engine as E
 from engine.pax.flow import same_json
 from engine.pax.log import CHUNK, Log
@@ -190,18 +191,19 @@ def test_controller_is_the_strict_majority_of_disks() -> None:
 
 
 def test_a_table_copies_a_field_on_first_read_and_never_changes_its_state() -> None:
-    """Copy-on-read: fields a table never read are the state's own (shared, immutable)
-    values; a field read and changed is the table's copy, and the state stays as it was."""
+    """Copy-on-read (engine/pax/cow.py): fields a table never read are the state's own
+    (shared, immutable) values; a field read and changed is the table's copy, and the
+    state stays as it was. The whole-copy ``freeze`` reads such a table the same."""
     for s in STATES[::11]:
         before = dataclasses.replace(s)
-        t = thaw(s)
+        t = cow.thaw(s)
         assert "hands" not in vars(t)
         seat = t.active
         t.hands[seat].append("PIL001")
         t.favor[seat][0] += 5
         t.turn.buffs.append("X")
         t.phase = "somewhere"
-        after = freeze(t, close=False)
+        after = cow.freeze(t, close=False)
         assert s == before
         assert after.hands[seat] == (*s.hands[seat], "PIL001")
         assert after.favor[seat][0] == s.favor[seat][0] + 5
@@ -210,7 +212,9 @@ def test_a_table_copies_a_field_on_first_read_and_never_changes_its_state() -> N
         assert after.deck is s.deck
         assert after.slots is s.slots
         assert after.claims_on is s.claims_on
-        assert freeze(thaw(after)) == after
+        assert freeze(t, close=False) == after
+        assert list(vars(freeze(t, close=False))) == list(vars(after))
+        assert cow.freeze(cow.thaw(after)) == after == freeze(thaw(after))
 
 
 def test_a_new_table_sets_every_field() -> None:
