@@ -1,10 +1,10 @@
 """Copy-on-read tables for ``apply`` and ``advance`` (docs/pax.md, figures).
 
-``thaw(state)`` gives a ``CowTable``: the fields every call uses are copied at once (the
-``Table`` slots it sets below); every other field is copied from the source state on its
-first read, by a ``_Lazy`` descriptor, into the table's ``__dict__``. An ``apply`` reads
-about 14 of the 50 fields, so ``freeze`` converts those back to tuples and takes the
-others from the source state as they are (immutable, shared with it).
+``thaw(state)`` gives a ``CowTable``: the fields (nearly) every call uses are copied at
+once (the ``Table`` slots it sets below); every other field is copied from the source
+state on its first read, by a ``_Lazy`` descriptor, into the table's ``__dict__``. An
+``apply`` reads about 14 of the 50 fields, so ``freeze`` converts those back to tuples
+and takes the others from the source state as they are (immutable, shared with it).
 
 Reading a copied field costs a little more than reading a slot (the descriptor is looked
 up first), so the read-heavy callers (listing options, views, the bots' searches) keep
@@ -171,7 +171,6 @@ LAZY: dict[str, tuple[Convert, Convert]] = {
     "faction_box": (list, tuple),
     "cubes": (list, tuple),
     "token": (None, None),
-    "turn": (_turn_thaw, _turn_freeze),
     "oust": (_oust_thaw, _oust_freeze),
 }
 """The fields copied on first read: (to the table's form, back to the state's); None:
@@ -219,6 +218,7 @@ def thaw(s: State) -> Table:
     t.decision = s.decision
     t.log = s.log
     t.entry = st._entry_copy(s.entry)
+    t.turn = _turn_thaw(s.turn)  # read by almost every call: a slot reads quicker
     t.new_log = []
     t.pay_cache = None
     return t
@@ -247,4 +247,5 @@ def freeze(t: Table, close: bool = True) -> State:
     values["entry"] = st._entry_copy(t.entry)
     values["options"] = None if t.options is None else tuple(t.options)
     values["decision"] = t.decision
+    values["turn"] = _turn_freeze(t.turn)
     return st._made(State, values)
