@@ -181,7 +181,7 @@ def _internal(state: State) -> JsonDict:
 def _origin_json(origin: State, state: State) -> JsonDict:
     """The snapshot of the state the open program started from. Its log is a prefix of
     the state's (entries are only appended), so it is stored as its length,
-    ``log_length``, not again in full: the snapshot holds the log once (P-79). Should the
+    ``log_length``, not again in full: the snapshot holds the log once (P-86). Should the
     prefix not hold, the origin keeps its whole log."""
     n = len(origin.log)
     head = state.log[:n]
@@ -212,7 +212,7 @@ def state_to_json(state: State) -> JsonDict:
 
 
 def state_from_json(data: JsonDict) -> State:
-    """The state of a snapshot (an origin written whole, as before P-79, is read too)."""
+    """The state of a snapshot (an origin written whole, as before P-86, is read too)."""
     return _from_json(data, None, [])
 
 

@@ -2,7 +2,7 @@
 seat count and variant (and one with the heuristic bot, which thaws and freezes tables
 of its own), digesting every step's ``legal_actions``, ``decision`` and one view, and
 regularly ``full_record`` (Appendix H) and every seat's view; the server's snapshot
-(``state_to_json``, P-79) must give back an equal state.
+(``state_to_json``, P-86) must give back an equal state.
 
 The digests were computed on main at 7e080c3, before the state became copy-on-read
 (docs/pax.md, figures of 2026-11-28): a change of how the state is held must not change
@@ -158,7 +158,7 @@ def _open_states() -> list[State]:
 
 
 def test_the_snapshot_holds_the_log_once_and_reads_back_equal() -> None:
-    """P-79: the origin of an open program is stored without its log (a prefix of the
+    """P-86: the origin of an open program is stored without its log (a prefix of the
     state's), and the state read back is equal, its origin's log included."""
     states = _open_states()
     assert len(states) > 20
@@ -174,7 +174,7 @@ def test_the_snapshot_holds_the_log_once_and_reads_back_equal() -> None:
 
 
 def test_a_snapshot_whose_origin_has_its_whole_log_still_reads() -> None:
-    """Snapshots stored before P-79 wrote the origin with its whole log."""
+    """Snapshots stored before P-86 wrote the origin with its whole log."""
     for state in _open_states()[::5]:
         snapshot = json.loads(json.dumps(state_to_json(state)))
         origin = snapshot["state"]["internal"]["origin"]
