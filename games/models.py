@@ -454,6 +454,7 @@ class AuditAction(models.TextChoices):
     GAME_REWIND = "game_rewind", "Game rewound"
     FLORINS_ADJUST = "florins_adjust", "Florins adjusted"
     RECORD_READ = "record_read", "Full record of a running game read"
+    MOVE_UNDO = "move_undo", "Move taken back by its player"
 
 
 class AuditEntry(AppendOnlyModel):

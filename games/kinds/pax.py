@@ -17,7 +17,9 @@ What it does differently from the defaults of :class:`~games.kinds.base.GameKind
 - the notifications name the decision asked (15.1.2: the defender's sealed Oust card
   and favor choice; the Event Check, the Court, ...), P-74;
 - the export is H.3's record with the server's fields, and checking a record replays
-  its move log from the revealed seed (P-75).
+  its move log from the revealed seed (P-75);
+- the active player may take back their own last atomic actions back to the last point
+  where hidden information was revealed (15.5.2, P-79, P-80).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from engine.pax.bots import autopilot_oust_card
 from engine.pax.loader import data as pax_data
 from engine.pax.rng import seed_commitment
 from engine.pax.setup import SetupError
+from engine.pax.undo import undoable as pax_undoable
 from engine.pax.view import SECRET_ACTIONS
 from engine.pax.view import view as pax_view
 from games.kinds.base import GameKind, JsonDict
@@ -168,6 +171,13 @@ class Pax(GameKind):
 
     def may_act_off_turn(self, state: Any, seat: int) -> bool:
         return False  # 15.1: one seat decides at a time, the defender included
+
+    offers_undo = True
+
+    def undoable(self, state: Any, seat: int) -> bool:
+        """15.5.2, P-79: the active player's own last action in their turn, back to the
+        last point where hidden information was revealed (``engine.pax.undo``)."""
+        return pax_undoable(state, seat)
 
     # --- what players see ---------------------------------------------------------------
 

@@ -103,7 +103,7 @@ def _action_apply(
         # One read of the seats (with their accounts) serves the turn check, the view,
         # the announcement (the next player's notification) and the next-step queueing.
         seats = selectors.seats_of_game(game, notifying=True)
-        seat = _human_seat(game, user, seats=seats)
+        seat = human_seat(game, user, seats=seats)
         if game.status != GameStatus.IN_PROGRESS:
             raise GameNotActive(
                 _("This game is %(status)s; no moves now.")
@@ -221,7 +221,9 @@ def _think_at_least(kind: str, started: float) -> None:
         time.sleep(left)
 
 
-def _human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:
+def human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:
+    """The seat ``user``'s own player plays (403 ``not_seated``, or ``forbidden`` when a
+    bot now plays it after timeouts)."""
     if seats is None:
         seat = game.seats.filter(player__user=user).first()
     else:

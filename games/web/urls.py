@@ -20,6 +20,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/", views.game_table, name="table"),
     path("games/<int:game_id>/act", rate_limited("act")(views.game_act), name="act"),
+    path("games/<int:game_id>/undo", rate_limited("act")(table_posts.game_undo), name="undo"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/history", records.game_history, name="history"),
     path("games/<int:game_id>/seen", table_posts.hand_seen, name="hand_seen"),
