@@ -14,6 +14,10 @@ streams. None may show an audience a card id it has never seen in its own engine
   order included), the event box;
 * the seed before the game ends.
 
+Now and then the seat to act takes its action back (15.5.2, P-79: the API and the table
+in turn) and plays it again: the undo's answer and every audience's view are checked on
+the state the game returns to, and its ``move_undone`` event is in the stream.
+
 What the audience may know is what ``engine.pax.view`` gave it at any step so far
 (a card once seen stays known), which the engine's own tests pin against H.8.
 """
@@ -161,7 +165,7 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_pax_hides(
 
     learn(truth[game.version])
     known_at[game.version] = {s: set(k) for s, k in known.items()}
-    steps = 0
+    steps = undos = 0
     while game.status == GameStatus.IN_PROGRESS and steps < 1500:
         state = truth[game.version]
         for seat in api:
@@ -204,6 +208,37 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_pax_hides(
             after = kind.load(game.snapshot)
             learn(after)
             check("move answer", answer.content.decode(), after, actor)
+            if steps % 4 == 1 and api[actor].get(game_url(game)).json()["can_undo"]:
+                # 15.5.2 (P-79): the actor takes the action back (the API and the table in
+                # turn) and every audience is checked on the state it returns to; then the
+                # same action again, so that the game goes on as drawn.
+                truth[game.version] = after
+                known_at[game.version] = {s: set(k) for s, k in known.items()}
+                if undos % 2:
+                    answer = api[actor].post(
+                        game_url(game, "undo"), {"version": game.version}, format="json"
+                    )
+                else:
+                    answer = web[actor].post(
+                        f"/games/{game.pk}/undo", {"version": game.version}, **htmx
+                    )
+                assert answer.status_code == 200, answer.content[:300]
+                undos += 1
+                game.refresh_from_db()
+                assert kind.load(game.snapshot) == state
+                truth[game.version] = state
+                known_at[game.version] = {s: set(k) for s, k in known.items()}
+                check("undo answer", answer.content.decode(), state, actor)
+                for seat in api:
+                    check("API view", api[seat].get(game_url(game)).content.decode(), state, seat)
+                answer = api[actor].post(
+                    game_url(game, "actions"),
+                    {"action": action, "version": game.version},
+                    format="json",
+                )
+                assert answer.status_code == 200, answer.json()
+                game.refresh_from_db()
+                assert kind.load(game.snapshot) == after
         game.refresh_from_db()
         truth[game.version] = kind.load(game.snapshot)
         learn(truth[game.version])
@@ -211,6 +246,7 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_pax_hides(
         steps += 1
     assert game.status == GameStatus.FINISHED, steps
     assert {"oust_card", "scout", "keep_event", "keep_plot", "end"} <= seen_types, seen_types
+    assert undos >= 10, undos
     account_channels(truth[game.version])
 
     settings.STREAM_MAX_SECONDS = 0.5
@@ -224,6 +260,7 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_pax_hides(
             json.loads(line) for line in DATA.findall(b"".join(response.streaming_content).decode())
         ]
         assert len(events) == Event.objects.filter(game=game).count()
+        assert "move_undone" in {event["type"] for event in events}
         for event in events:
             state, version = at(event["version"])
             check("game stream", json.dumps(event), state, seat, version)
@@ -241,6 +278,7 @@ def test_no_channel_shows_a_seat_or_a_spectator_what_pax_hides(
         "table partial",
         "history",
         "move answer",
+        "undo answer",
         "notification",
         "email",
         "webhook",
