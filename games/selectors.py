@@ -83,10 +83,12 @@ def game_view(
     user: AnyUser,
     state: Any = None,
     seats: list[Seat] | None = None,
+    last_move: Any = None,
 ) -> dict[str, Any]:
     """api.md "The view" for this user: their seat's view if seated, else a spectator's
     (the common fields of api.md "Many games" and the game's own).
-    ``seats``: the game's seats with ``player__user`` loaded, if the caller has them."""
+    ``seats``: the game's seats with ``player__user`` loaded, if the caller has them;
+    ``last_move``: the live log's last move, if the caller has it (a move just made)."""
     if seats is None:
         seats = seats_of_game(game)  # one query: the caller's seat and the seat list
     kind = kinds.of(game)
@@ -122,7 +124,7 @@ def game_view(
         view["can_undo"] = (
             my_seat is not None
             and game.to_act_seat == my_seat
-            and undo_refusal(game=game, state=state, seat=my_seat) is None
+            and undo_refusal(game=game, state=state, seat=my_seat, last=last_move) is None
         )
     if kind.score_adjustments:
         _florin_adjustments_add(game, view)
@@ -132,11 +134,11 @@ def game_view(
     return view
 
 
-def undo_refusal(*, game: Game, state: Any, seat: int | None) -> str | None:
+def undo_refusal(*, game: Game, state: Any, seat: int | None, last: Any = None) -> str | None:
     """Why ``seat`` may not take back its last action now (None: it may): the game's
     ``undoable`` (Pax Illuminaten's 15.5.2, docs/pax.md P-79), and the live move log's
-    last move made by that seat's own player (a bot's, the autopilot's or a timeout's
-    move closes the window)."""
+    last move (``last``, read when not given) made by that seat's own player (a bot's,
+    the autopilot's or a timeout's move closes the window)."""
     kind = kinds.of(game)
     if not kind.offers_undo:
         return _("%(title)s has no undo: every action is final.") % {"title": kind.meta.title}
@@ -150,7 +152,9 @@ def undo_refusal(*, game: Game, state: Any, seat: int | None) -> str | None:
             "an event draw); a move by another seat or an automatic step closes the undo "
             "window too (15.5.2)."
         )
-    last = game.moves.filter(archived_at=None).order_by("-seq").only("seat", "actor_kind").first()
+    if last is None:
+        live = game.moves.filter(archived_at=None).order_by("-seq")
+        last = live.only("seat", "actor_kind").first()
     if last is None or last.seat != seat or last.actor_kind != ActorKind.HUMAN:
         return _(
             "Your last action was played for you (by a bot, the autopilot or when your "

@@ -127,7 +127,7 @@ def _action_apply(
             if seat.autopilot_streak:
                 seat.autopilot_streak = 0
                 compiled.update(seat, ["autopilot_streak"])
-            steps.step_record(
+            move = steps.step_record(
                 game,
                 new_state,
                 seats=seats,
@@ -139,7 +139,11 @@ def _action_apply(
                 user=user,
                 idempotency_key=idempotency_key or "",
             )
-            view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
+            # The move just appended is the log's last: the view's ``can_undo`` (where the
+            # game offers undo) needs no read inside the write batch.
+            view = selectors.game_view(
+                game=game, user=user, state=new_state, seats=seats, last_move=move
+            )
             record = None
             if idempotency_key is not None:
                 record = _idempotency_record(
