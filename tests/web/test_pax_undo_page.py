@@ -95,6 +95,10 @@ def test_no_button_after_a_scout_and_a_stale_post_is_told_on_the_table(
     answer = web.post(f"/games/{game.pk}/undo", {"version": str(game.version)}, **HTMX)
     assert answer.status_code == 409
     assert "15.5.2" in answer.content.decode()
+    # Without JavaScript: back to the table, the refusal shown there.
+    plain = web.post(f"/games/{game.pk}/undo", {"version": str(game.version)}, follow=True)
+    assert plain.redirect_chain[-1][0] == f"/games/{game.pk}/"
+    assert "15.5.2" in plain.content.decode()
     assert not Move.objects.filter(game=game, archived_at__isnull=False).exists()
 
 
