@@ -218,6 +218,21 @@ class Pax(GameKind):
             f"Every seat at game {game.pk} of Pax Illuminaten is taken: the first turn begins.",
         )
 
+    def turn_data(self, game: Any, seat: int, spectator: JsonDict) -> JsonDict:
+        """P-74, P-85: the decision asked, whose turn it is and whether it is an Oust
+        against the seat, for the site's sentence in the reader's language
+        (``games.web.pages_pax.turn_sentence``)."""
+        state = spectator.get("state") or {}
+        pending = state.get("pending") or []
+        active = state.get("active_seat")
+        other = active is not None and active != seat
+        return {
+            "game_type": self.key,
+            "decision": pending[-1]["kind"] if pending else "action",
+            "turn_of": active if other else None,
+            "ousted": bool(other and state.get("oust") is not None),
+        }
+
     def turn_text(self, game: Any, seat: int, spectator: JsonDict) -> tuple[str, str]:
         """P-74: the decision asked; the defender is told that it is an Oust against them."""
         deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
