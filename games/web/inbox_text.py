@@ -54,7 +54,10 @@ def notification_text(notification: Notification) -> str:
         }
     if kind == NotificationKind.GAME_FINISHED:
         result = data.get("result") or {}
-        if isinstance(result, dict) and result.get("winner_seat") == data.get("seat"):
+        winners = result.get("winner_seats") or [] if isinstance(result, dict) else []
+        if isinstance(result, dict) and (
+            result.get("winner_seat") == data.get("seat") or data.get("seat") in winners
+        ):  # one winner (Indulgence), or several (Pax Illuminaten's shared wins, H.5)
             return _("Game %(game)d is over: you won.") % {"game": game}
         return _("Game %(game)d is over.") % {"game": game}
     if kind == NotificationKind.SEAT_HANDED_TO_BOT:

@@ -24,6 +24,7 @@ from games.kinds.pax import DECISION_TEXT
 from games.models import Game, GameStatus, Notification
 from games.notifications import notification_email_send
 from games.web import pax_log, pax_vocab
+from games.web.inbox_text import notification_text
 from tests.helpers import game_with_seed, server_steps
 from tests.web.test_i18n import PO, english_words
 
@@ -47,7 +48,7 @@ CARD_NAMES = tuple(
 # - B: "B-Scout", the automa's version of an action, named so in the rulebook (14.7);
 # - the usernames of this test;
 # - an Oust's commitment hashes (15.2, hexadecimal), matched by HASH.
-PAX_ALLOWED = ("III", "II", "I", "PLAN", "B", "kenji", "hanako")
+PAX_ALLOWED = ("III", "II", "I", "PLAN", "B", "kenji", "hanako", "taro")
 HASH = re.compile(r"[0-9a-f]{64}")
 
 
@@ -66,6 +67,14 @@ def _web(user: Any) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def _page(client: Client, path: str, query: dict[str, Any] | None = None) -> str:
+    response = client.get(path, query or {})
+    assert response.status_code == 200, path
+    html = response.content.decode()
+    assert '<html lang="ja">' in html, path
+    return html
 
 
 def _step(game: Game, users: dict[int, Any], rng: random.Random, prefer: str = "") -> Game:
@@ -106,14 +115,14 @@ def test_the_japanese_pax_pages_show_no_english_words() -> None:
         kind, seat, active = _pending(oust)
         if seat is not None and users[seat] == kenji:
             if kind == "pay" and "payment" not in pages:
-                pages["payment"] = web.get(f"/games/{oust.pk}/").content.decode()
+                pages["payment"] = _page(web, f"/games/{oust.pk}/")
             if kind == "oust_card" and seat != active:
                 break
         _step(oust, users, rng, prefer="oust")
     else:
         raise AssertionError("no Oust against kenji")
-    pages["oust"] = web.get(f"/games/{oust.pk}/").content.decode()
-    pages["oust, the attacker waits"] = _web(hanako).get(f"/games/{oust.pk}/").content.decode()
+    pages["oust"] = _page(web, f"/games/{oust.pk}/")
+    pages["oust, the attacker waits"] = _page(_web(hanako), f"/games/{oust.pk}/")
     assert "支払い方を選んでください" in pages["payment"]
     assert "追放のカードを秘密に選んでください" in pages["oust"]
 
@@ -136,27 +145,27 @@ def test_the_japanese_pax_pages_show_no_english_words() -> None:
         view = kinds.of(solo).engine.view(kinds.of(solo).load(solo.snapshot), 0)
         said = [st for e in view["log"] for st in e["steps"] if st.get("step") == "automa"]
         if said and "automa" not in pages:
-            html = web.get(f"/games/{solo.pk}/").content.decode()
+            html = _page(web, f"/games/{solo.pk}/")
             pages["automa"] = html
             lines = len(said)
         _step(solo, {0: kenji}, rng)
     assert solo.status == GameStatus.FINISHED
     assert lines, "the automa's lines were shown"
     assert "サン・ジェルマン伯爵は" in pages["automa"]  # a script line, in Japanese (P-29)
-    pages["game over"] = web.get(f"/games/{solo.pk}/").content.decode()
+    pages["game over"] = _page(web, f"/games/{solo.pk}/")
     total = solo.moves.count()
     for move in (1, total // 2, total):
-        pages[f"replay {move}"] = web.get(
-            f"/games/{solo.pk}/replay", {"move": move}
-        ).content.decode()
-    pages["rules"] = web.get("/rules/pax/").content.decode()
+        pages[f"replay {move}"] = _page(web, f"/games/{solo.pk}/replay", {"move": move})
+    pages["rules"] = _page(web, "/rules/pax/")
+    pages["history"] = _page(web, f"/games/{solo.pk}/history")
+    pages["spectator"] = _page(_web(japanese("taro")), f"/games/{oust.pk}/")
 
     # The notifications: the page, the bell (its desktop text), the email.
-    pages["notifications"] = web.get("/notifications/").content.decode()
+    pages["notifications"] = _page(web, "/notifications/")
     ousted = Notification.objects.filter(user=kenji, game=oust, data__ousted=True).first()
     assert ousted is not None
     assert "ousted" in ousted.title  # the row, the API and webhooks keep the English
-    home = web.get("/").content.decode()
+    home = _page(web, "/")
     (latest,) = re.findall(r'data-latest-text="([^"]*)"', home)  # the desktop notification
     pages["bell"] = f"<p>{latest}</p>"
 
@@ -246,3 +255,17 @@ def _latin(text: str) -> set[str]:
     for name in CARD_NAMES:
         text = text.replace(name, " ")
     return set(re.findall(r"[A-Za-z][A-Za-z0-9_]*", text))
+
+
+def test_a_pax_winner_is_told_that_they_won() -> None:
+    """Pax's result names its winners as ``winner_seats`` (H.5, shared wins): the inbox
+    said "Game N is over." to a winner too."""
+    won = Notification(
+        kind="game_finished", game_id=7, data={"seat": 1, "result": {"winner_seats": [1]}}
+    )
+    lost = Notification(
+        kind="game_finished", game_id=7, data={"seat": 0, "result": {"winner_seats": [1]}}
+    )
+    with translation.override("en"):
+        assert notification_text(won) == "Game 7 is over: you won."
+        assert notification_text(lost) == "Game 7 is over."
