@@ -169,6 +169,11 @@ def test_the_japanese_pax_pages_show_no_english_words() -> None:
     (latest,) = re.findall(r'data-latest-text="([^"]*)"', home)  # the desktop notification
     pages["bell"] = f"<p>{latest}</p>"
 
+    # Issue 25's budgets hold in Japanese too (3 bytes a character): measured 2026-11-28,
+    # the largest page 20 KB, the partial 15 KB.
+    assert max(len(pages[n].encode()) for n in ("payment", "oust", "automa")) < 120 * 1024
+    partial = web.get(f"/games/{oust.pk}/", HTTP_HX_REQUEST="true").content
+    assert len(partial) < 30 * 1024
     found = {name: sorted(pax_english(html)) for name, html in pages.items()}
     assert {name: words for name, words in found.items() if words} == {}
     assert f"ゲーム{oust.pk}で追放されました" in pages["notifications"]
@@ -269,3 +274,31 @@ def test_a_pax_winner_is_told_that_they_won() -> None:
     with translation.override("en"):
         assert notification_text(won) == "Game 7 is over: you won."
         assert notification_text(lost) == "Game 7 is over."
+
+
+def test_a_refused_pax_action_is_told_in_japanese() -> None:
+    """P-85: the engine's refusals name the rule in English; a Japanese reader is told in
+    Japanese (a stale or foreign click: the table only offers legal actions)."""
+    kenji, hanako = japanese("kenji"), japanese("hanako")
+    game = game_with_seed(
+        creator=hanako, seed="oust-1", game_type="pax", player_count=2, rated=False
+    )
+    services.game_join(game_id=game.pk, user=kenji)
+    game = server_steps(game)
+    users = {0: hanako, 1: kenji}
+    to_act = users[pax_engine.to_act(kinds.of(game).load(game.snapshot))]
+    waiting = kenji if to_act == hanako else hanako
+    told = []
+    for user, action in (
+        (to_act, '{"type": "oust_next", "choice": "call"}'),  # not an option now
+        (waiting, '{"type": "end"}'),  # another seat's decision
+    ):
+        html = (
+            _web(user)
+            .post(f"/games/{game.pk}/act", {"action": action, "version": game.version}, follow=True)
+            .content.decode()
+        )
+        (error,) = re.findall(r'class="error"[^>]*>([^<]*)<', html)
+        told.append(error)
+        assert not pax_english(html), error
+    assert told[0] == "その操作は今のあなたの選択肢にありません。"
