@@ -6,7 +6,8 @@ event effects; the automa's script lines, P-29). Nothing here changes them: the 
 look each one up at render time. Words of the game are ``pgettext`` with the context
 ``"pax"`` (the Japanese rulebook's terms: 影響, 恐喝, 解任, 追放, 企み, 好意, 陰謀, 布告 ...),
 so that a word like "Place" or "Court" keeps its other meanings elsewhere on the site.
-The data file's sentences are msgids of their own (``games.web.pax_messages``). Card
+The data file's sentences are msgids of their own (listed for ``makemessages`` in
+``games.web.pax_messages``). Card
 NAMES stay as printed (the rules say so); ids of the house data (``E-NOB``, ``FC-NOB``)
 are told as the card they are ("布告（貴族）").
 """

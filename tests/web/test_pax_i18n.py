@@ -25,6 +25,7 @@ from games.models import Game, GameStatus, Notification
 from games.notifications import notification_email_send
 from games.web import pax_log, pax_vocab
 from games.web.inbox_text import notification_text
+from games.web.pax_messages import PAX_MESSAGES
 from tests.helpers import game_with_seed, server_steps
 from tests.web.test_i18n import PO, english_words
 
@@ -196,6 +197,7 @@ def test_every_sentence_of_the_pax_data_the_pages_show_is_translated() -> None:
         *(f.passive for f in d.faction_cards.values()),
         *(plot.text for bot in d.bots.values() for plot in bot.plots),
     }
+    assert set(PAX_MESSAGES) == sentences  # the list makemessages reads is up to date
     translated = {e.msgid for e in polib.pofile(str(PO)).translated_entries()}
     assert sorted(sentences - translated) == []
 
