@@ -80,7 +80,7 @@ def replay_context(
     context = pax_table.context(view, picked="")
     last = moves[step - 1] if step else None
     context["last_move"] = (
-        f"{pax_table._name(view, last['seat'])}: {pax_table.action_label(last['action'])}"
+        f"{pax_table.seat_name(view, last['seat'])}: {pax_table.action_label(last['action'])}"
         if last and last["action"].get("type") != "advance"
         else ""
     )

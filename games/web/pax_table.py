@@ -33,7 +33,7 @@ COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 JsonDict = dict[str, Any]
 
 
-def _name(view: JsonDict, seat: int | None) -> str:
+def seat_name(view: JsonDict, seat: int | None) -> str:
     for entry in view.get("seats", []):
         if entry["seat"] == seat:
             bot = str(entry.get("bot_kind") or "")
@@ -209,7 +209,7 @@ def _map(view: JsonDict, targets: dict[str, list[JsonDict]], picked: str) -> Jso
 
 
 def _entry_text(view: JsonDict, entry: JsonDict) -> JsonDict:
-    who = _name(view, entry["seat"]) if entry["seat"] is not None else _("The game")
+    who = seat_name(view, entry["seat"]) if entry["seat"] is not None else _("The game")
     action = entry.get("action")
     namer = _namer(view)
     return {
@@ -223,7 +223,7 @@ def _entry_text(view: JsonDict, entry: JsonDict) -> JsonDict:
 
 def _namer(view: JsonDict) -> Any:
     def name(seat: Any) -> str:
-        return _name(view, seat) if type(seat) is int else str(seat)
+        return seat_name(view, seat) if type(seat) is int else str(seat)
 
     return name
 
@@ -236,10 +236,10 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         "v": view,
         "result": view.get("result"),
         "my_turn": my_seat is not None and my_seat == to_act,
-        "to_act_name": _name(view, to_act) if to_act is not None else "",
+        "to_act_name": seat_name(view, to_act) if to_act is not None else "",
         "live": view.get("status") in ("open", "in_progress"),
         "seats": [
-            {**s, "name": _name(view, s["seat"]), "colour": COLOUR_NAMES[s["seat"] % 4]}
+            {**s, "name": seat_name(view, s["seat"]), "colour": COLOUR_NAMES[s["seat"] % 4]}
             for s in view.get("seats", [])
         ],
     }
@@ -268,7 +268,7 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         players.append(
             {
                 "seat": p["seat"],
-                "name": _name(view, p["seat"]),
+                "name": seat_name(view, p["seat"]),
                 "colour": COLOURS[p["seat"] % 4],
                 "favor": v.favor_text(p["favor"]),
                 "disks": p["disks"],
