@@ -23,8 +23,9 @@ from django.utils.translation import pgettext
 from engine.core import IllegalAction
 from engine.pax.loader import data as pax_data
 from engine.pax.view import suggest_payment
+from games.kinds.pax import KIND as PAX
 from games.kinds.pax import automa_name
-from games.web import pax_log, table
+from games.web import pax_log, vocab
 from games.web import pax_vocab as v
 
 HEX = 34.0  # the hexes' radius in SVG units
@@ -34,16 +35,20 @@ JsonDict = dict[str, Any]
 
 
 def seat_name(view: JsonDict, seat: int | None) -> str:
+    """A seat's name in the reader's language: the automa by its name (P-78, 14.10), a
+    built-in bot by its kind and seat (bots may fill several seats), a person by theirs."""
     for entry in view.get("seats", []):
         if entry["seat"] == seat:
             bot = str(entry.get("bot_kind") or "")
-            if not bot and str(entry.get("username", "")).startswith("bot-automa-"):
-                bot = str(entry["username"]).removeprefix("bot-")  # the replay's record
-            if bot.startswith("automa-"):  # P-78: the automa by its name (14.10)
+            username = str(entry.get("username") or "")
+            if not bot and entry.get("is_bot") and username.startswith("bot-"):
+                bot = username.removeprefix("bot-")  # the replay's record names the account
+            if bot.startswith("automa-"):
                 return _("%(automa)s (automa)") % {"automa": automa_name(bot)}
-            if entry.get("is_bot") or bot:  # a built-in bot by its kind, translated
-                return table.seat_name(view, seat)
-            return str(entry.get("display_name") or entry.get("username") or seat)
+            if bot:
+                title = vocab.bot_name(bot) if bot in vocab.BOT_KINDS else PAX.bot_title(bot)
+                return f"{title} #{seat}"
+            return str(entry.get("display_name") or username or seat)
     return "" if seat is None else _("Seat %(seat)s") % {"seat": seat}
 
 

@@ -158,6 +158,16 @@ def test_the_japanese_pax_pages_show_no_english_words() -> None:
     for move in (1, total // 2, total):
         pages[f"replay {move}"] = _page(web, f"/games/{solo.pk}/replay", {"move": move})
     pages["rules"] = _page(web, "/rules/pax/")
+    bots = services.game_create(
+        creator=kenji,
+        seed="pages-pax-0",
+        game_type="pax",
+        player_count=3,
+        rated=False,
+        bots=[(1, "random"), (2, "search")],
+    )
+    pages["seat bots"] = _page(web, f"/games/{server_steps(bots).pk}/")
+    assert "探索ボット #2" in pages["seat bots"]
     pages["history"] = _page(web, f"/games/{solo.pk}/history")
     pages["spectator"] = _page(_web(japanese("taro")), f"/games/{oust.pk}/")
 
