@@ -27,6 +27,11 @@ PLAY_NOW = {
     "bot": "",
     "options": {},
     "label": gettext_lazy("Play Pax Illuminaten now against the Count of St. Germain (automa)"),
+    "title": gettext_lazy("Pax Illuminaten: a solo game against the Count of St. Germain"),
+    "about": gettext_lazy(
+        "You alone against the automa the rules call the simplest, in a two-seat game, "
+        "unrated, starting at once."
+    ),
 }
 SEAT_HELP = {
     2: gettext_lazy("Used in 3- and 4-player games only."),

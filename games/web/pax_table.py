@@ -41,15 +41,21 @@ def seat_name(view: JsonDict, seat: int | None) -> str:
         if entry["seat"] == seat:
             bot = str(entry.get("bot_kind") or "")
             username = str(entry.get("username") or "")
-            if not bot and entry.get("is_bot") and username.startswith("bot-"):
-                bot = username.removeprefix("bot-")  # the replay's record names the account
+            guess = username.removeprefix("bot-")  # the replay's record: only the account
+            if not bot and entry.get("is_bot") and _built_in(guess) and guess != username:
+                bot = guess
             if bot.startswith("automa-"):
                 return _("%(automa)s (automa)") % {"automa": automa_name(bot)}
             if bot:
                 title = vocab.bot_name(bot) if bot in vocab.BOT_KINDS else PAX.bot_title(bot)
                 return f"{title} #{seat}"
-            return str(entry.get("display_name") or username or seat)
+            name = str(entry.get("display_name") or username or seat)
+            return f"{name} #{seat}" if entry.get("is_bot") else name  # bots fill many seats
     return "" if seat is None else _("Seat %(seat)s") % {"seat": seat}
+
+
+def _built_in(kind: str) -> bool:
+    return kind.startswith("automa-") or kind in PAX.bot_kinds() or kind in vocab.BOT_KINDS
 
 
 _pos = v.pos  # a map position [r, c] as "r,c"

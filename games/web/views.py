@@ -94,8 +94,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def play_now(request: HttpRequest) -> HttpResponse:
-    """ "Play now against 3 bots": the game asked for (``game``, default Indulgence) as
-    its pages' ``PLAY_NOW`` says (Indulgence: 4 players, three heuristic bots, unrated).
+    """ "Play now": the game asked for (``game``, default Indulgence) as its pages'
+    ``PLAY_NOW`` says (Indulgence: 4 players, three heuristic bots, unrated; Pax: alone
+    against the Count of St. Germain), under a title that says which.
 
     POST (signed in, CSRF-checked) starts it and goes to the table. A signed-out visitor
     is sent to sign up with ``next=/play-now?game=...``: the sign-up post then starts the
@@ -108,7 +109,9 @@ def play_now(request: HttpRequest) -> HttpResponse:
             return HttpResponseClientRedirect(target)
         return redirect(target)
     if request.method == "GET":
-        return render(request, "play_now.html", {"games": picker.games(), "chosen": game_type})
+        games = picker.games()
+        chosen = next(g for g in games if g["key"] == game_type)
+        return render(request, "play_now.html", {"games": games, "chosen": chosen})
     game = picker.play_now_game(request.user, game_type)
     return _redirect(request, reverse("table", args=[game.pk]))
 

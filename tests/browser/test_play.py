@@ -121,7 +121,7 @@ def test_the_table_can_be_played_without_javascript(
     django_user_model.objects.create_user(username="plain", password="pw")
     page = new_page(javascript=False)
     log_in(page, live_server.url, "plain")
-    page.get_by_role("button", name="Play now against 3 bots").first.click()
+    page.get_by_role("button", name="Play Indulgence now against 3 bots").click()
     game = Game.objects.get()
     expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/")
     for _ in range(6):  # whatever is offered: an edict, sin or pass, a card; plain form posts

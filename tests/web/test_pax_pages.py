@@ -223,6 +223,43 @@ def test_play_now_starts_a_solo_game_against_st_germain(owner: Any) -> None:
     assert dict(game.seats.values_list("number", "bot_kind")) == {0: "", 1: "automa-SG"}
 
 
+def test_the_play_now_page_says_which_game_it_starts(owner: Any) -> None:
+    """The "Play now" page's title is the chosen game's, not "against 3 bots" for all."""
+    web = _web(owner)
+    pax = web.get("/play-now?game=pax").content.decode()
+    title = "Pax Illuminaten: a solo game against the Count of St. Germain"
+    assert f"<title>{title} · Indulgence Online</title>" in pax
+    assert f"<h1>{title}</h1>" in pax
+    assert "You alone against the automa the rules call the simplest" in pax
+    assert 'name="game" value="pax"' in pax
+    assert "against 3 bots</h1>" not in pax
+    for asked, heading in (
+        ("", "Play Indulgence now against 3 bots"),
+        ("?game=eleusis", "Play New Eleusis now against 3 bots"),
+    ):
+        assert f"<h1>{heading}</h1>" in web.get(f"/play-now{asked}").content.decode()
+    services.player_language_set(user=owner, language="ja")
+    japanese = web.get("/play-now?game=pax").content.decode()
+    assert "<h1>パクス・イルミナテン：サン・ジェルマン伯爵とのソロゲーム</h1>" in japanese
+    assert "<title>パクス・イルミナテン：サン・ジェルマン伯爵とのソロゲーム · " in japanese
+    assert not Game.objects.exists()  # the page only offers the game
+
+
+def test_the_lobby_offers_one_play_now_per_game(owner: Any) -> None:
+    """One "Play now" per hosted game in the lobby, each naming its game (no second,
+    nameless "Play now against 3 bots" beside the picker's)."""
+    html = _web(owner).get("/lobby/").content.decode()
+    forms = re.findall(r'<form method="post" action="/play-now".*?</form>', html, re.S)
+    offered = [re.findall(r'name="game" value="(\w+)"', f) for f in forms]
+    assert offered == [[kind.key] for kind in kinds.hosted()]
+    labels = [re.sub(r"<[^>]+>", "", f.split("<button", 1)[1].split(">", 1)[1]) for f in forms]
+    assert labels == [
+        "Play Indulgence now against 3 bots",
+        "Play New Eleusis now against 3 bots",
+        "Play Pax Illuminaten now against the Count of St. Germain (automa)",
+    ]
+
+
 def test_what_just_happened_leaves_out_null_fields() -> None:
     """P-77 (H.6): a step's null field says nothing (``seen`` with ``of`` null is the seat's
     own draw); the table told it as "of None" for a seat's own draws."""
