@@ -264,7 +264,11 @@ def _your_turn_spec(
         title=title,
         body=body,
         game=game,
-        data={"seat": seat.number, "deadline": deadline},
+        data={
+            "seat": seat.number,
+            "deadline": deadline,
+            **kind.turn_data(game, seat.number, spectator),
+        },
     )
 
 

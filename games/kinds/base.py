@@ -292,6 +292,12 @@ class GameKind:
             body += f" Move before {deadline}."
         return f"Your turn in game {game.pk}", body
 
+    def turn_data(self, game: Any, seat: int, spectator: JsonDict) -> JsonDict:
+        """Fields the "your turn" notification's ``data`` carries besides ``seat`` and
+        ``deadline``, for the site to say it in the reader's language (the game's pages
+        module's ``turn_sentence``; Pax's decision asked, P-74, P-85). None by default."""
+        return {}
+
     def tells_own_next_turn(self, before: Any, after: Any) -> bool:
         """Whether a seat that acts again right after its own move is told so (New
         Eleusis' "decide on prophecy" after a play, NE-27.5). Not by default: a player

@@ -474,8 +474,9 @@ def test_two_api_bots_and_a_web_player_finish_a_pax_game_by_notification(
         assert result["winner_seats"]
         assert set(result["scores"]) == {"0", "1", "2"}
         assert "Winners" in web.page.result
+        names = {0: "ada", 1: "bot-one #1", 2: "bot-two #2"}  # by name (P-85)
         for w in result["winner_seats"]:
-            assert f"seat {w}" in web.page.result
+            assert names[w] in web.page.result
     # Every player move in the database is one its actor made after being told.
     played: dict[int, list[int]] = {0: [], 1: [], 2: []}
     for move in Move.objects.filter(game=game, seat__isnull=False).order_by("seq"):

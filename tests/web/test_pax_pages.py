@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.test import Client as DjangoClient
+from django.utils import translation
 
 from engine.pax import engine as pax_engine
 from games import kinds, services
@@ -162,7 +163,7 @@ def test_a_japanese_player_reads_the_pax_table_in_japanese(pax_game: Game, owner
     services.player_language_set(user=owner, language="ja")
     text = _web(owner).get(f"/games/{pax_game.pk}/").content.decode()
     assert '<html lang="ja">' in text
-    for words in ("パクス・イルミナテン", "マップ", "直前の出来事", "支持プール", "宮廷"):
+    for words in ("パクス・イルミナテン", "マップ", "直前の出来事", "好意のプール", "法廷"):
         assert words in text, words
     for english in ("What just happened", "Favor pool", "Your move", "Faction cards"):
         assert english not in text, english
@@ -270,7 +271,8 @@ def test_what_just_happened_leaves_out_null_fields() -> None:
         "steps": [{"step": "seen", "seat": 0, "of": None, "cards": ["PIL001"]}],
     }
     told = pax_table._entry_text(view, entry)
-    assert told["steps"] == ["seen seat 0 cards PIL001"]
+    # P-85: the step is a sentence, the card by its printed name.
+    assert told["steps"] == ["me sees Count Karl Pálffy de Erdőd"]
     assert "None" not in " ".join(told["steps"])
 
 
@@ -288,5 +290,14 @@ def test_what_just_happened_tells_the_automa_s_lines_as_sentences() -> None:
         ],
     }
     told = pax_table._entry_text(view, entry)
-    assert told["steps"][0] == sentence
-    assert told["steps"][1].startswith("disk")
+    # P-85: said again from its parts, the card by its printed name (here in English).
+    assert told["steps"][0] == (
+        "Count of St. Germain influences Justus Christian Loder at 0,5: 1 free disk"
+    )
+    assert told["steps"][1] == "a disk of Count of St. Germain (automa): the supply → 0,5"
+    with translation.override("ja"):
+        told = pax_table._entry_text(view, entry)
+    assert told["steps"] == [
+        "サン・ジェルマン伯爵は0,5のJustus Christian Loderに影響する：無償の影響1",
+        "サン・ジェルマン伯爵（オートマ）の影響ディスク：手元 → 0,5",
+    ]
