@@ -161,7 +161,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             response = redirect(target or "lobby")
             _set_language_cookie(response, form.cleaned_data["language"])
             return response
-    context = {"form": form, "next": target, "starts_game": picker.play_now_of(target) is not None}
+    chosen = picker.play_now_of(target)
+    starts = next((g for g in picker.games() if g["key"] == chosen), None) if chosen else None
+    context = {"form": form, "next": target, "starts_game": starts}
     return render(request, "registration/signup.html", context)
 
 

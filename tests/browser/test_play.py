@@ -24,7 +24,9 @@ def test_a_visitor_clicks_play_now_signs_up_and_lands_at_a_table_against_three_b
     page.goto(f"{live_server.url}/")
     page.get_by_role("button", name="Play now against 3 bots").click()
     expect(page).to_have_url(f"{live_server.url}/accounts/signup/?next=%2Fplay-now")
-    expect(page.locator("main")).to_contain_text("Your game against 3 bots starts")
+    expect(page.locator("main")).to_contain_text(
+        "Your game starts as soon as your account is created"
+    )
     page.fill("#id_username", "ada")
     page.fill("#id_password1", "a-long-Passphrase-9")
     page.fill("#id_password2", "a-long-Passphrase-9")

@@ -245,6 +245,19 @@ def test_the_play_now_page_says_which_game_it_starts(owner: Any) -> None:
     assert not Game.objects.exists()  # the page only offers the game
 
 
+def test_the_sign_up_page_says_which_game_play_now_will_start(db: None) -> None:
+    """A visitor sent to sign up by Pax's "Play now" reads which game starts, not the
+    Indulgence table's "against 3 bots"."""
+    page = DjangoClient().get("/accounts/signup/", {"next": "/play-now?game=pax"})
+    html = page.content.decode()
+    assert "<strong>Pax Illuminaten: a solo game against the Count of St. Germain</strong>" in html
+    assert "You alone against the automa the rules call the simplest" in html
+    assert "Your game starts as soon as your account is created." in html
+    assert "3 bots" not in html
+    plain = DjangoClient().get("/accounts/signup/").content.decode()
+    assert "Your game starts" not in plain  # a sign-up without "Play now" starts nothing
+
+
 def test_the_lobby_offers_one_play_now_per_game(owner: Any) -> None:
     """One "Play now" per hosted game in the lobby, each naming its game (no second,
     nameless "Play now against 3 bots" beside the picker's)."""
