@@ -46,9 +46,13 @@ run: venv $(VENV)/.client-installed
 	  trap 'kill $$sweeper 2>/dev/null' EXIT INT TERM; \
 	  SITE_URL=$(SITE_URL) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The suite runs in parallel processes (pytest-xdist), whole test files to a process: each
+# process has its own test database, Celery queue and live-event channels (tests/settings.py).
+# TEST_WORKERS=0 runs it in this one process.
+TEST_WORKERS ?= 2
 test: dev-venv
 	$(BIN)/python manage.py compile_translations -v 0
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The same suite with line and branch coverage of engine, games and indulgence_site.
 coverage: dev-venv

@@ -17,7 +17,8 @@ Prints the median over ``--runs`` rounds of:
 N random games that stall (15.5.3; engine/pax/bench.py, docs/pax.md), and with
 ``--check N`` N random games over every seat count and variant with the 16.3 invariants
 after every step (``--check-first K`` numbers them from K, to split one run across
-processes).
+processes), and with ``--undo N`` the time an undo's replay takes at the end of N random
+games (15.5.2, P-80).
 
 ``--game eleusis`` measures New Eleusis instead: ERL judgements/s on a 300-card main line
 per library rule, whole random rounds/s (random bots, seeded) and every bot kind's
@@ -192,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stall", type=int, default=0, help="pax: random games for 15.5.3")
     parser.add_argument("--cap", type=int, default=100, help="pax: the stall round cap")
     parser.add_argument("--check", type=int, default=0, help="pax: games checking 16.3")
+    parser.add_argument("--undo", type=int, default=0, help="pax: games replayed (an undo)")
     parser.add_argument(
         "--check-first", type=int, default=0, help="pax: number of the first --check game"
     )
@@ -304,6 +306,15 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
             f" round {stall.cap} with no plot victory and fewer than 5 edicts discarded;"
             f" rounds median {rounds[len(rounds) // 2]}, max {rounds[-1]};"
             f" {stall.plot_wins} plot victories ({spent:.0f} s)"
+        )
+    if args.undo:
+        times = pax_bench.replay_times(args.undo, args.cap, seed=1, clock=clock)
+        per_move = sorted(t / n for n, t in times)
+        moves = sorted(n for n, _ in times)
+        print(
+            f"an undo's replay (15.5.2, P-80): {len(times)} random games of {moves[0]} to"
+            f" {moves[-1]} server moves; {max(t for _, t in times):.3f} s at most,"
+            f" {per_move[len(per_move) // 2] * 1000:.2f} ms a move (median)"
         )
     if args.check:
         start = clock()

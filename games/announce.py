@@ -103,20 +103,49 @@ def game_changed(
                 or kind.tells_own_next_turn(previous, state)
             ):
                 specs.append(_your_turn_spec(game, kind, to_act, spectator))
-            if game.turn_deadline is not None and game.turn_timeout_seconds:
-                seconds = kind.deadline_seconds(game, state) or game.turn_timeout_seconds
-                left = seconds * (1 - settings.TURN_REMINDER_FRACTION)
-                # Part of the change's write batch (games.compiled); one per turn.
-                compiled.insert(
-                    TurnReminder(
-                        game=game,
-                        version=game.version,
-                        seat=to_act.number,
-                        remind_at=game.turn_deadline - timedelta(seconds=left),
-                    ),
-                    on_conflict=("game", "version"),
-                )
+            _reminder_add(game, kind, state, to_act.number)
     notifications_send(specs, users={seat.player.user_id: seat.player.user for seat in seats})
+
+
+def _reminder_add(game: Game, kind: kinds.GameKind, state: Any, seat: int) -> None:
+    """The reminder before the turn's deadline, for this version of the game (a reminder
+    for an earlier version is not sent: ``games.deadlines``)."""
+    if game.turn_deadline is None or not game.turn_timeout_seconds:
+        return
+    seconds = kind.deadline_seconds(game, state) or game.turn_timeout_seconds
+    left = seconds * (1 - settings.TURN_REMINDER_FRACTION)
+    # Part of the change's write batch (games.compiled); one per turn.
+    compiled.insert(
+        TurnReminder(
+            game=game,
+            version=game.version,
+            seat=seat,
+            remind_at=game.turn_deadline - timedelta(seconds=left),
+        ),
+        on_conflict=("game", "version"),
+    )
+
+
+def move_undone(*, game: Game, state: Any, move: Move) -> None:
+    """Announce that ``move``'s player took it back (15.5.2, P-79): a ``move_undone`` game
+    event from the spectator view (every seat's table and stream refreshes; nothing of
+    the move is repeated), and the turn's reminder again for the new version. The seat
+    that undid is to act: it is not told its turn again."""
+    kind = kinds.of(game)
+    spectator = kind.engine.view(state, None)
+    events.game_event_add(
+        game=game,
+        type="move_undone",
+        payload={
+            "to_act": game.to_act_seat,
+            **kind.event_fields(spectator),
+            "status": game.status,
+            "seq": move.seq,
+            "seat": move.seat,
+        },
+    )
+    if game.to_act_seat is not None:
+        _reminder_add(game, kind, state, game.to_act_seat)
 
 
 def player_joined(*, game: Game, seat: Seat) -> None:
@@ -235,7 +264,11 @@ def _your_turn_spec(
         title=title,
         body=body,
         game=game,
-        data={"seat": seat.number, "deadline": deadline},
+        data={
+            "seat": seat.number,
+            "deadline": deadline,
+            **kind.turn_data(game, seat.number, spectator),
+        },
     )
 
 

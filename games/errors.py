@@ -90,6 +90,13 @@ class AbortNotAllowed(ServiceError):
     code, status = "abort_not_allowed", 409
 
 
+class UndoNotAvailable(ServiceError):
+    """Nothing can be taken back now (the spec of Pax Illuminaten, 15.5.2; P-79), or the
+    game offers no undo at all."""
+
+    code, status = "undo_not_available", 409
+
+
 class DisputeNotAllowed(ServiceError):
     code, status = "dispute_not_allowed", 409
 

@@ -38,7 +38,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games import compiled, events, jobs, webhooks
 from games.compiled import CompiledQuery
@@ -279,18 +280,13 @@ def email_backoff_seconds(attempts: int) -> float:
 
 def _email_message(notification: Notification, user: User) -> EmailMultiAlternatives:
     unsubscribe = unsubscribe_url(user_id=user.pk, kind=notification.kind)
+    subject, body, footer = _email_words(notification, user)
     text = "\n\n".join(
-        part
-        for part in (
-            notification.body,
-            notification.url,
-            "--\nIndulgence Online. Stop these emails: " + unsubscribe,
-        )
-        if part
+        part for part in (body, notification.url, "--\n" + footer + " " + unsubscribe) if part
     )
     domain = urlparse(settings.SITE_URL).hostname or "indulgence.invalid"
     return EmailMultiAlternatives(
-        subject=notification.title,
+        subject=subject,
         body=text,
         to=[user.email],
         headers={
@@ -301,6 +297,26 @@ def _email_message(notification: Notification, user: User) -> EmailMultiAlternat
             "Message-ID": f"<notification-{notification.pk}@{domain}>",
         },
     )
+
+
+def _email_words(notification: Notification, user: User) -> tuple[str, str, str]:
+    """The email's subject, body and footer in the reader's language (P-85): the row's
+    English title and body for English readers; for the others, the site's sentence
+    (``games.web.inbox_text``, translated from the row's kind and data) and its
+    deadline, as their inbox and desktop notifications say it."""
+    player = getattr(user, "player", None)
+    language = getattr(player, "language", "") or settings.LANGUAGE_CODE
+    if language.split("-")[0] == "en":
+        return notification.title, notification.body, "Indulgence Online. Stop these emails:"
+    from games.web.inbox_text import notification_text  # the web's words; imported late
+
+    with translation.override(language):
+        sentence = notification_text(notification)
+        data = notification.data if isinstance(notification.data, dict) else {}
+        body = sentence
+        if data.get("deadline") and notification.kind == NotificationKind.YOUR_TURN:
+            body += " " + _("Act before %(deadline)s.") % {"deadline": data["deadline"]}
+        return sentence, body, _("Indulgence Online. Stop these emails:")
 
 
 def emails_requeue(*, now: datetime | None = None, limit: int = 200) -> dict[str, int]:

@@ -10,12 +10,14 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Exists, F, OuterRef, QuerySet
+from django.utils.translation import gettext as _
 
 from games import kinds
 from games.compiled import CompiledQuery
 from games.errors import GameNotFinished, InvalidRequest, NotFound
 from games.kinds.base import ranks
 from games.models import (
+    ActorKind,
     ApiToken,
     Dispute,
     FlorinAdjustment,
@@ -81,10 +83,12 @@ def game_view(
     user: AnyUser,
     state: Any = None,
     seats: list[Seat] | None = None,
+    last_move: Any = None,
 ) -> dict[str, Any]:
     """api.md "The view" for this user: their seat's view if seated, else a spectator's
     (the common fields of api.md "Many games" and the game's own).
-    ``seats``: the game's seats with ``player__user`` loaded, if the caller has them."""
+    ``seats``: the game's seats with ``player__user`` loaded, if the caller has them;
+    ``last_move``: the live log's last move, if the caller has it (a move just made)."""
     if seats is None:
         seats = seats_of_game(game)  # one query: the caller's seat and the seat list
     kind = kinds.of(game)
@@ -116,12 +120,47 @@ def game_view(
             "open_seats": game.player_count - len(seats),
         }
     )
+    if kind.offers_undo:  # 15.5.2 (Pax Illuminaten): whether the caller may undo now
+        view["can_undo"] = (
+            my_seat is not None
+            and game.to_act_seat == my_seat
+            and undo_refusal(game=game, state=state, seat=my_seat, last=last_move) is None
+        )
     if kind.score_adjustments:
         _florin_adjustments_add(game, view)
     if game.status == GameStatus.VOID:  # voided mid-hand: nobody is to act any more
         view["legal_actions"] = []
         view["to_act"] = None
     return view
+
+
+def undo_refusal(*, game: Game, state: Any, seat: int | None, last: Any = None) -> str | None:
+    """Why ``seat`` may not take back its last action now (None: it may): the game's
+    ``undoable`` (Pax Illuminaten's 15.5.2, docs/pax.md P-79), and the live move log's
+    last move (``last``, read when not given) made by that seat's own player (a bot's,
+    the autopilot's or a timeout's move closes the window)."""
+    kind = kinds.of(game)
+    if not kind.offers_undo:
+        return _("%(title)s has no undo: every action is final.") % {"title": kind.meta.title}
+    if game.status != GameStatus.IN_PROGRESS or state is None or seat is None:
+        return _("Only a player of a running game can take back an action (15.5.2).")
+    if game.to_act_seat != seat or not kind.undoable(state, seat):
+        return _(
+            "Nothing to take back: you may undo only your own last actions in your own "
+            "turn while you are to act, back to the last point where hidden information "
+            "was revealed (a draw, a Scout, an Expel of a face-down card, an Oust reveal, "
+            "an event draw); a move by another seat or an automatic step closes the undo "
+            "window too (15.5.2)."
+        )
+    if last is None:
+        live = game.moves.filter(archived_at=None).order_by("-seq")
+        last = live.only("seat", "actor_kind").first()
+    if last is None or last.seat != seat or last.actor_kind != ActorKind.HUMAN:
+        return _(
+            "Your last action was played for you (by a bot, the autopilot or when your "
+            "time ran out): it cannot be taken back (15.5.2)."
+        )
+    return None
 
 
 def _seat_entry(

@@ -16,7 +16,6 @@ SERVICE_MARKERS = {
     "redis": ("REDIS_AVAILABLE", "Redis", "TEST_REDIS_URL"),
     "browser": ("CHROMIUM_AVAILABLE", "Chromium (apt-get install chromium)", "CHROMIUM_PATH"),
 }
-_service_skips: dict[str, int] = {name: 0 for name in SERVICE_MARKERS}
 
 
 def _require_services() -> bool:
@@ -28,7 +27,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for marker, (flag, label, url_setting) in SERVICE_MARKERS.items():
             if item.get_closest_marker(marker) is None or getattr(settings, flag):
                 continue
-            _service_skips[marker] += 1
             reason = f"{label} is not available at {getattr(settings, url_setting)}"
             if not _require_services():  # with REQUIRE_SERVICES, setup fails it instead
                 item.add_marker(pytest.mark.skip(reason=reason))
@@ -51,9 +49,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         f"redis={'reachable' if settings.REDIS_AVAILABLE else 'UNREACHABLE'} "
         f"chromium={'found' if settings.CHROMIUM_AVAILABLE else 'MISSING'}"
     )
-    skipped = sum(_service_skips.values())
+    # Counted from the skip reports, so that it also works under pytest-xdist, where
+    # collection (and the skip markers above) happen in the workers, not here.
+    skips = {name: 0 for name in SERVICE_MARKERS}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        for name, (_flag, label, _url) in SERVICE_MARKERS.items():
+            if reason.startswith(f"Skipped: {label} is not available at"):
+                skips[name] += 1
+    skipped = sum(skips.values())
     if skipped:
-        detail = ", ".join(f"{n} {name}" for name, n in _service_skips.items() if n)
+        detail = ", ".join(f"{n} {name}" for name, n in skips.items() if n)
         terminalreporter.write_line(
             f"!!! SERVICE TESTS NOT RUN: {skipped} ({detail}): start the services or install "
             "chromium, see README",

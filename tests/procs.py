@@ -61,6 +61,7 @@ def service_env(**extra: str) -> dict[str, str]:
             "DATABASE_URL": database_url(),
             "DB_CONN_MAX_AGE": "60",
             "REDIS_URL": settings.TEST_REDIS_URL,
+            "EVENTS_CHANNEL_PREFIX": settings.EVENTS_CHANNEL_PREFIX,
             "CELERY_TASK_ALWAYS_EAGER": "0",
             "CELERY_TASK_DEFAULT_QUEUE": QUEUE,
             "AUTOPILOT_BOT": settings.AUTOPILOT_BOT,

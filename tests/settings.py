@@ -81,3 +81,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Each test session (and each pytest-xdist worker, a session of its own) publishes live
+# events under its own channel prefix on the shared Redis database, as it already takes
+# tasks from its own queue (tests.procs.QUEUE): two sessions' game 1 never meet.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+EVENTS_CHANNEL_PREFIX = f"indulgence-test-{_WORKER}-{os.getpid()}"

@@ -187,3 +187,30 @@ def check_games(
         if on_game is not None:
             on_game(fig)
     return fig
+
+
+def replay_times(games: int, cap: int, seed: int, clock: Clock) -> list[tuple[int, float]]:
+    """What an undo costs the server (15.5.2, P-80): the replay of a whole game's server
+    log (``apply`` and ``advance``) from its seed, for random games of 2, 3 and 4 seats
+    capped at ``cap`` rounds; (moves, seconds) per game."""
+    out = []
+    for i in range(games):
+        players, name = 2 + i % 3, f"undo-{seed}-{i}"
+        state = E.new_game(players, "standard", name, {"round_cap": cap})
+        rng = random.Random(f"{seed}-{i}")
+        log: list[tuple[int | None, JsonDict | None]] = []
+        while not E.is_over(state):
+            seat = E.to_act(state)
+            if seat is None:
+                state, action = E.advance(state), None
+            else:
+                action = rng.choice(E.legal_actions(state, seat))
+                state = E.apply(state, seat, action)
+            log.append((seat, action))
+        start = clock()
+        again = E.new_game(players, "standard", name, {"round_cap": cap})
+        for seat, action in log:
+            again = E.advance(again) if seat is None else E.apply(again, seat, action or {})
+        out.append((len(log), clock() - start))
+        assert again == state
+    return out

@@ -59,6 +59,7 @@ def _first_view() -> dict[str, Any]:
         "seats": _server_seats(view["seats"]),
         "open_seats": 0,
         "result": None,
+        "can_undo": False,
     }
 
 
@@ -133,6 +134,11 @@ ACTION_EXAMPLES = [
         "Pax Illuminaten: end the turn", value={"action": {"type": "end"}}, request_only=True
     ),
 ]
+UNDO_REQUEST_EXAMPLE = OpenApiExample(
+    "Pax Illuminaten: take back your last action (15.5.2)",
+    value={"version": 9},
+    request_only=True,
+)
 EXPORT_EXAMPLE = OpenApiExample(
     "Pax Illuminaten: a one-round game's record (pax-record/1)",
     value=PAX_RECORD,

@@ -44,6 +44,14 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
         409,
         "A person has moved in this game, so it can no longer be aborted: play it to the end.",
     ),
+    "undo_not_available": (
+        409,
+        "Nothing to take back: you may undo only your own last actions in your own turn "
+        "while you are to act, back to the last point where hidden information was "
+        "revealed (a draw, a Scout, an Expel of a face-down card, an Oust reveal, an event "
+        "draw); a move by another seat or an automatic step closes the undo window too "
+        "(15.5.2).",
+    ),
     "payload_too_large": (413, "The request body (70000 bytes) is larger than the API accepts."),
     "unsupported_media_type": (415, 'Unsupported media type "text/plain" in request.'),
     "idempotency_key_reused": (

@@ -155,6 +155,16 @@ class AbortRequest(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class UndoRequest(serializers.Serializer[dict[str, Any]]):
+    version = serializers.IntegerField(
+        min_value=0,
+        help_text=(
+            "The view's version you saw (required): a stale one is refused (409), so a "
+            "repeated request never takes back a second action."
+        ),
+    )
+
+
 class DisputeRequest(serializers.Serializer[dict[str, Any]]):
     reason = serializers.CharField(max_length=MAX_DISPUTE_REASON, help_text="What went wrong.")
 

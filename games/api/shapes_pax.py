@@ -179,6 +179,12 @@ class PaxGameViewResponse(Shape[dict[str, Any]]):
     seed = PaxSeedShape(required=False)
     log_start = serializers.IntegerField(required=False, help_text="The first entry's seq.")
     state_version = serializers.IntegerField(required=False, help_text="The log's length.")
+    can_undo = serializers.BooleanField(
+        help_text=(
+            "Whether you may take back your last action now (15.5.2, docs/pax.md P-79): "
+            "POST /api/v1/games/{id}/undo."
+        )
+    )
 
 
 class PaxRecordSeatShape(PaxEngineSeatShape):

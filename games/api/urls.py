@@ -12,7 +12,7 @@ from django.urls import URLPattern, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import schema as _schema  # noqa: F401  (registers the OpenAPI extensions)
-from games.api import views
+from games.api import views, views_undo
 from games.api.exceptions import api_not_found
 
 app_name = "api"
@@ -25,6 +25,7 @@ ROUTES: list[tuple[str, type[views.ApiView], str]] = [
     ("games/<int:game_id>/join", views.GameJoinView, "game-join"),
     ("games/<int:game_id>/actions", views.GameActionsView, "game-actions"),
     ("games/<int:game_id>/abort", views.GameAbortView, "game-abort"),
+    ("games/<int:game_id>/undo", views_undo.GameUndoView, "game-undo"),
     ("games/<int:game_id>/moves", views.GameMovesView, "game-moves"),
     ("games/<int:game_id>/export", views.GameExportView, "game-export"),
     ("games/<int:game_id>/disputes", views.GameDisputesView, "game-disputes"),

@@ -186,6 +186,18 @@ class GameKind:
         Eleusis' standing prophecy and votes): when the engine lists one for it."""
         return bool(self.engine.legal_actions(state, seat))
 
+    # --- undo (the spec of Pax Illuminaten, 15.5.2) -----------------------------------
+
+    # Whether the game lets a player take back an action at all: the view then says
+    # whether it may now (``can_undo``). Off by default: every action is final.
+    offers_undo: bool = False
+
+    def undoable(self, state: Any, seat: int) -> bool:
+        """Whether ``seat`` may take back the last action of ``state``'s log, as far as
+        the rules go (the server checks that the seat's own player made it, not a bot or
+        the autopilot). Never by default."""
+        return False
+
     def refusal(self, exc: IllegalAction) -> str:
         """The engine's refusal in the reader's language (the engine speaks English)."""
         return exc.message
@@ -279,6 +291,12 @@ class GameKind:
         if deadline:
             body += f" Move before {deadline}."
         return f"Your turn in game {game.pk}", body
+
+    def turn_data(self, game: Any, seat: int, spectator: JsonDict) -> JsonDict:
+        """Fields the "your turn" notification's ``data`` carries besides ``seat`` and
+        ``deadline``, for the site to say it in the reader's language (the game's pages
+        module's ``turn_sentence``; Pax's decision asked, P-74, P-85). None by default."""
+        return {}
 
     def tells_own_next_turn(self, before: Any, after: Any) -> bool:
         """Whether a seat that acts again right after its own move is told so (New

@@ -17,7 +17,9 @@ What it does differently from the defaults of :class:`~games.kinds.base.GameKind
 - the notifications name the decision asked (15.1.2: the defender's sealed Oust card
   and favor choice; the Event Check, the Court, ...), P-74;
 - the export is H.3's record with the server's fields, and checking a record replays
-  its move log from the revealed seed (P-75).
+  its move log from the revealed seed (P-75);
+- the active player may take back their own last atomic actions back to the last point
+  where hidden information was revealed (15.5.2, P-79, P-80).
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ import hmac
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from engine.core import IllegalAction
 from engine.pax import engine as pax_engine
@@ -36,6 +38,7 @@ from engine.pax.bots import autopilot_oust_card
 from engine.pax.loader import data as pax_data
 from engine.pax.rng import seed_commitment
 from engine.pax.setup import SetupError
+from engine.pax.undo import undoable as pax_undoable
 from engine.pax.view import SECRET_ACTIONS
 from engine.pax.view import view as pax_view
 from games.kinds.base import GameKind, JsonDict
@@ -63,6 +66,17 @@ DECISION_TEXT = {
     "keep_plot": "choose which plot to keep",
     "court": "choose Court cards",
 }
+
+
+# The engine's refusals (IllegalAction codes) for a reader who does not read English
+# (P-85): the engine's own message names the rule in English.
+REFUSALS = {
+    "game_over": pgettext_lazy("pax", "The game is over: nothing more is played."),
+    "no_decision": pgettext_lazy("pax", "Nobody is to act: the game takes its next step."),
+    "not_your_turn": pgettext_lazy("pax", "It is not your decision now."),
+    "malformed": pgettext_lazy("pax", "That action is not well formed."),
+}
+REFUSAL_OTHER = pgettext_lazy("pax", "That action is not one of your options now.")
 
 
 def pending_kind(state: Any) -> str | None:
@@ -115,6 +129,13 @@ class Pax(GameKind):
         if variant.startswith(AUTOMA_PREFIX):
             return [(player_count - 1, variant)]
         return []
+
+    def refusal(self, exc: IllegalAction) -> str:
+        """The engine's refusal: its own English message, or a sentence of the reader's
+        language by its code (P-85)."""
+        if (get_language() or "en").startswith("en"):
+            return exc.message
+        return str(REFUSALS.get(exc.code, REFUSAL_OTHER))
 
     def bot_title(self, bot: str) -> str:
         if bot.startswith(AUTOMA_PREFIX):
@@ -169,6 +190,13 @@ class Pax(GameKind):
     def may_act_off_turn(self, state: Any, seat: int) -> bool:
         return False  # 15.1: one seat decides at a time, the defender included
 
+    offers_undo = True
+
+    def undoable(self, state: Any, seat: int) -> bool:
+        """15.5.2, P-79: the active player's own last action in their turn, back to the
+        last point where hidden information was revealed (``engine.pax.undo``)."""
+        return pax_undoable(state, seat)
+
     # --- what players see ---------------------------------------------------------------
 
     def undealt_view(self) -> JsonDict:
@@ -217,6 +245,21 @@ class Pax(GameKind):
             f"Game {game.pk} has started",
             f"Every seat at game {game.pk} of Pax Illuminaten is taken: the first turn begins.",
         )
+
+    def turn_data(self, game: Any, seat: int, spectator: JsonDict) -> JsonDict:
+        """P-74, P-85: the decision asked, whose turn it is and whether it is an Oust
+        against the seat, for the site's sentence in the reader's language
+        (``games.web.pages_pax.turn_sentence``)."""
+        state = spectator.get("state") or {}
+        pending = state.get("pending") or []
+        active = state.get("active_seat")
+        other = active is not None and active != seat
+        return {
+            "game_type": self.key,
+            "decision": pending[-1]["kind"] if pending else "action",
+            "turn_of": active if other else None,
+            "ousted": bool(other and state.get("oust") is not None),
+        }
 
     def turn_text(self, game: Any, seat: int, spectator: JsonDict) -> tuple[str, str]:
         """P-74: the decision asked; the defender is told that it is an Oust against them."""

@@ -14,6 +14,7 @@ The modules, each owning its writes:
 - ``tokens``: API tokens;
 - ``lifecycle``: create, join, start, abort a game, and a rematch;
 - ``moves``: a player's action, a built-in bot's turn;
+- ``undo``: a player takes back their own last action where the game allows it;
 - ``steps``: what follows a stored state (announce, queue the next step) and the
   automatic step taken when nobody is to act (Indulgence's hand settlement);
 - ``timeouts``: the autopilot's move when a turn's time ran out;
@@ -58,6 +59,7 @@ from games.services.tokens import (
     token_issue,
     token_revoke,
 )
+from games.services.undo import UndoResult, move_undo
 
 __all__ = [
     "BOT_NAME_PREFIX",
@@ -70,6 +72,7 @@ __all__ = [
     "TOKEN_PREFIX",
     "TOKEN_TOUCH_INTERVAL",
     "ActionResult",
+    "UndoResult",
     "account_signup",
     "action_submit",
     "bot_player",
@@ -81,6 +84,7 @@ __all__ = [
     "game_join",
     "game_rematch",
     "hand_settle",
+    "move_undo",
     "player_display_name_set",
     "player_ensure",
     "player_language_set",

@@ -103,7 +103,7 @@ def _action_apply(
         # One read of the seats (with their accounts) serves the turn check, the view,
         # the announcement (the next player's notification) and the next-step queueing.
         seats = selectors.seats_of_game(game, notifying=True)
-        seat = _human_seat(game, user, seats=seats)
+        seat = human_seat(game, user, seats=seats)
         if game.status != GameStatus.IN_PROGRESS:
             raise GameNotActive(
                 _("This game is %(status)s; no moves now.")
@@ -127,7 +127,7 @@ def _action_apply(
             if seat.autopilot_streak:
                 seat.autopilot_streak = 0
                 compiled.update(seat, ["autopilot_streak"])
-            steps.step_record(
+            move = steps.step_record(
                 game,
                 new_state,
                 seats=seats,
@@ -139,7 +139,11 @@ def _action_apply(
                 user=user,
                 idempotency_key=idempotency_key or "",
             )
-            view = selectors.game_view(game=game, user=user, state=new_state, seats=seats)
+            # The move just appended is the log's last: the view's ``can_undo`` (where the
+            # game offers undo) needs no read inside the write batch.
+            view = selectors.game_view(
+                game=game, user=user, state=new_state, seats=seats, last_move=move
+            )
             record = None
             if idempotency_key is not None:
                 record = _idempotency_record(
@@ -221,7 +225,9 @@ def _think_at_least(kind: str, started: float) -> None:
         time.sleep(left)
 
 
-def _human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:
+def human_seat(game: Game, user: User, *, seats: list[Seat] | None = None) -> Seat:
+    """The seat ``user``'s own player plays (403 ``not_seated``, or ``forbidden`` when a
+    bot now plays it after timeouts)."""
     if seats is None:
         seat = game.seats.filter(player__user=user).first()
     else:

@@ -1,8 +1,10 @@
 """What a notification says on the site, in the reader's language.
 
-Notification rows keep the English title and body the API and the emails send; the site
-says the same from the row's kind and data, translated (``gettext`` at render time), so a
-Japanese player reads their inbox and desktop notifications in Japanese. Also what the
+Notification rows keep the English title and body the API sends; the site says the same
+from the row's kind and data, translated (``gettext`` at render time), so a Japanese
+player reads their inbox, desktop notifications and emails (``games.notifications``) in
+Japanese. A game may say its own "your turn" (its pages module's ``turn_sentence``, from
+the fields its kind's ``turn_data`` put in the row: Pax's decision asked, P-74, P-85). Also what the
 header's bell shows (:func:`bell_context`) and one line of the notifications page.
 """
 
@@ -17,8 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import inbox
+from games import inbox, kinds
 from games.models import Notification, NotificationKind
+from games.web import pages
 
 # games.disputes.HEADLINES, by the event a dispute_update carries.
 DISPUTE_EVENTS = {
@@ -38,7 +41,8 @@ def notification_text(notification: Notification) -> str:
     game = notification.game_id or 0
     kind = notification.kind
     if kind == NotificationKind.YOUR_TURN:
-        return _("Your turn in game %(game)d.") % {"game": game}
+        said = _game_turn_sentence(game, data)
+        return said or _("Your turn in game %(game)d.") % {"game": game}
     if kind == NotificationKind.REMINDER:
         return _("Reminder: your time to move in game %(game)d is running out.") % {"game": game}
     if kind == NotificationKind.GAME_STARTED:
@@ -50,7 +54,10 @@ def notification_text(notification: Notification) -> str:
         }
     if kind == NotificationKind.GAME_FINISHED:
         result = data.get("result") or {}
-        if isinstance(result, dict) and result.get("winner_seat") == data.get("seat"):
+        winners = result.get("winner_seats") or [] if isinstance(result, dict) else []
+        if isinstance(result, dict) and (
+            result.get("winner_seat") == data.get("seat") or data.get("seat") in winners
+        ):  # one winner (Indulgence), or several (Pax Illuminaten's shared wins, H.5)
             return _("Game %(game)d is over: you won.") % {"game": game}
         return _("Game %(game)d is over.") % {"game": game}
     if kind == NotificationKind.SEAT_HANDED_TO_BOT:
@@ -70,6 +77,16 @@ def notification_text(notification: Notification) -> str:
         if what is not None:
             return _("Game %(game)d: %(what)s.") % {"game": game, "what": what}
     return notification.title
+
+
+def _game_turn_sentence(game: int, data: dict[str, Any]) -> str | None:
+    """The game's own "your turn" sentence (its pages module's ``turn_sentence``) when the
+    notification's data names the game and the kind told more (Pax's decision, P-74)."""
+    kind = kinds.KINDS.get(str(data.get("game_type", "")))
+    if kind is None:
+        return None
+    sentence = getattr(pages.of_kind(kind), "turn_sentence", None)
+    return sentence(game, data) if sentence is not None else None
 
 
 def is_turn(notification: Notification) -> bool:

@@ -43,6 +43,10 @@ PLAY_NOW = {
     "bot": "novice",
     "options": {"round_limit": 1, "difficulty": "easy", "hand_size": 8},
     "label": gettext_lazy("Play New Eleusis now against 3 bots"),
+    "about": gettext_lazy(
+        "One practice round for four players (the house deals) against three novice bots, "
+        "unrated, starting at once."
+    ),
 }
 DIFFICULTY_LABELS = {
     "easy": gettext_lazy("easy"),

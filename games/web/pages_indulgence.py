@@ -27,7 +27,10 @@ PLAY_NOW = {
     "variant": "basic",
     "bot": "heuristic",
     "options": {},
-    "label": gettext_lazy("Play now against 3 bots"),
+    "label": gettext_lazy("Play Indulgence now against 3 bots"),
+    "about": gettext_lazy(
+        "A four-player game of the basic rules against three bots, unrated, starting at once."
+    ),
 }
 # The create form's help under a seat that not every table has.
 SEAT_HELP = {3: gettext_lazy("Used in 4-player games only.")}

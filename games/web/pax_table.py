@@ -18,12 +18,15 @@ import math
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext
 
 from engine.core import IllegalAction
 from engine.pax.loader import data as pax_data
 from engine.pax.view import suggest_payment
+from games.kinds.pax import KIND as PAX
 from games.kinds.pax import automa_name
+from games.web import pax_log, vocab
+from games.web import pax_vocab as v
 
 HEX = 34.0  # the hexes' radius in SVG units
 COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b7950b"]  # seats 0-3 (disks, placards)
@@ -31,140 +34,64 @@ COLOUR_NAMES = ["red", "blue", "green", "yellow"]
 JsonDict = dict[str, Any]
 
 
-def _name(view: JsonDict, seat: int | None) -> str:
+def seat_name(view: JsonDict, seat: int | None) -> str:
+    """A seat's name in the reader's language: the automa by its name (P-78, 14.10), a
+    built-in bot by its kind and seat (bots may fill several seats), a person by theirs."""
     for entry in view.get("seats", []):
         if entry["seat"] == seat:
             bot = str(entry.get("bot_kind") or "")
-            if bot.startswith("automa-"):  # P-78: the automa by its name (14.10)
+            username = str(entry.get("username") or "")
+            guess = username.removeprefix("bot-")  # the replay's record: only the account
+            if not bot and entry.get("is_bot") and _built_in(guess) and guess != username:
+                bot = guess
+            if bot.startswith("automa-"):
                 return _("%(automa)s (automa)") % {"automa": automa_name(bot)}
-            return str(entry.get("display_name") or entry.get("username") or seat)
+            if bot:
+                title = vocab.bot_name(bot) if bot in vocab.BOT_KINDS else PAX.bot_title(bot)
+                return f"{title} #{seat}"
+            name = str(entry.get("display_name") or username or seat)
+            return f"{name} #{seat}" if entry.get("is_bot") else name  # bots fill many seats
     return "" if seat is None else _("Seat %(seat)s") % {"seat": seat}
 
 
-def _pos(p: Any) -> str:
-    """A map position [r, c] as "r,c"; anything else as it is."""
-    if isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p):
-        return f"{p[0]},{p[1]}"
-    return str(p)
+def _built_in(kind: str) -> bool:
+    return kind.startswith("automa-") or kind in PAX.bot_kinds() or kind in vocab.BOT_KINDS
 
 
-def _value(v: Any) -> str:
-    if isinstance(v, list):
-        return (
-            _pos(v)
-            if len(v) == 2 and all(type(x) is int for x in v)
-            else " ".join(_value(x) for x in v)
-        )
-    if isinstance(v, dict):
-        return " ".join(f"{k} {_value(x)}" for k, x in v.items())
-    return str(v)
+_pos = v.pos  # a map position [r, c] as "r,c"
 
 
-# H.7's action types and keys as the table names them.
-ACTION_WORDS = {
-    "scout": gettext_lazy("Scout"),
-    "influence": gettext_lazy("Influence"),
-    "extort": gettext_lazy("Extort"),
-    "organize": gettext_lazy("Organize"),
-    "expel": gettext_lazy("Expel"),
-    "oust": gettext_lazy("Oust"),
-    "scheme": gettext_lazy("Scheme"),
-    "claim_faction": gettext_lazy("Claim a faction card"),
-    "claim_plot": gettext_lazy("Claim a plot"),
-    "congress": gettext_lazy("Congress"),
-    "press": gettext_lazy("Press"),
-    "investigate": gettext_lazy("Investigate"),
-    "end": gettext_lazy("End the turn"),
-    "decline": gettext_lazy("Decline"),
-    "swap": gettext_lazy("Swap"),
-    "take_edict": gettext_lazy("Take an edict"),
-    "draw_plot": gettext_lazy("Draw a plot"),
-    "take": gettext_lazy("Take"),
-    "borrow": gettext_lazy("Borrow"),
-    "pay": gettext_lazy("Pay"),
-    "gain": gettext_lazy("Gain"),
-    "overturn": gettext_lazy("Overturn"),
-    "conspire": gettext_lazy("Conspire"),
-    "place": gettext_lazy("Place"),
-    "move": gettext_lazy("Move"),
-    "stop": gettext_lazy("Stop"),
-    "keep_plot": gettext_lazy("Keep plot"),
-    "strength": gettext_lazy("Strength"),
-    "oust_card": gettext_lazy("Oust card"),
-    "oust_next": gettext_lazy("Next in the Oust"),
-    "keep_event": gettext_lazy("Keep event"),
-    "court": gettext_lazy("Court"),
-    "activate": gettext_lazy("Play event"),
-    "advance": gettext_lazy("Automatic step"),
-}
-DECISION_WORDS = {
-    "action": gettext_lazy("take an action or end your turn"),
-    "event": gettext_lazy("choose a special event to play, or none"),
-    "pay": gettext_lazy("choose how to pay"),
-    "gain": gettext_lazy("choose the favor you gain or lose"),
-    "overturn": gettext_lazy("choose whom to overturn from"),
-    "conspire": gettext_lazy("choose a token to give (Conspire)"),
-    "place": gettext_lazy("choose the card to place"),
-    "move": gettext_lazy("move your disks (Organize)"),
-    "oust_card": gettext_lazy("choose your Oust card in secret"),
-    "oust_next": gettext_lazy("continue, call or yield the Oust"),
-    "strength": gettext_lazy("choose your strength"),
-    "bonus": gettext_lazy("take the scheme's Bonus action or decline"),
-    "special": gettext_lazy("use the scheme's Special ability or decline"),
-    "keep_event": gettext_lazy("choose which event card to keep"),
-    "keep_plot": gettext_lazy("choose which plot to keep"),
-    "court": gettext_lazy("choose Court cards"),
-}
-PHASE_WORDS = {
-    "event": gettext_lazy("Event phase"),
-    "action": gettext_lazy("Action phase"),
-    "check": gettext_lazy("Check phase"),
-    "over": gettext_lazy("Game over"),
-}
-KEY_WORDS = {
-    "by": gettext_lazy("by"),
-    "faction": gettext_lazy("faction"),
-    "card": gettext_lazy("card"),
-    "n": gettext_lazy("disks"),
-    "k": gettext_lazy("disks"),
-    "plot": gettext_lazy("plot"),
-    "event": gettext_lazy("event"),
-    "choice": gettext_lazy("choice"),
-    "use": gettext_lazy("use"),
-    "what": gettext_lazy("what"),
-    "acting": gettext_lazy("from"),
-    "target": gettext_lazy("target"),
-    "a": gettext_lazy("card"),
-    "b": gettext_lazy("with"),
-    "from": gettext_lazy("from"),
-    "to": gettext_lazy("to"),
-    "defender": gettext_lazy("defender"),
-    "seat": gettext_lazy("seat"),
-}
+# The vocabulary lives in games.web.pax_vocab (P-85); these names stay for the callers.
+ACTION_WORDS = v.ACTION_WORDS
+DECISION_WORDS = v.DECISION_WORDS
+PHASE_WORDS = v.PHASE_WORDS
+KEY_WORDS = v.KEY_WORDS
+VALUE_KEYS = ("by", "faction", "card", "n", "k", "plot", "event", "edict", "choice", "use", "what")
 
 
 def action_label(a: JsonDict) -> str:
     """An action of H.7 in a few words (the buttons, the log, the replay)."""
     kind = str(a.get("type"))
     parts = [str(ACTION_WORDS.get(kind, kind.replace("_", " ")))]
-    for key in ("by", "faction", "card", "n", "k", "plot", "event", "choice", "use", "what"):
+    for key in VALUE_KEYS:
         if a.get(key) not in (None, "main", False):
-            parts.append(f"{KEY_WORDS[key]} {a[key]}")
+            parts.append(f"{KEY_WORDS[key]} {v.value_text(key, a[key])}")
     for key in ("acting", "target", "a", "b", "from", "to", "defender", "seat"):
         if a.get(key) is not None and not (kind == "overturn" and key == "from"):
-            parts.append(f"{KEY_WORDS[key]} {_pos(a[key])}")
+            value = a[key]
+            parts.append(f"{KEY_WORDS[key]} {v.ref(value)}")
     if kind == "overturn":
         parts.append(
             _("from seat %(seat)s") % {"seat": a["from"]}
             if a.get("from") is not None
-            else _("stop")
+            else pgettext("pax", "stop")
         )
     if a.get("cards"):
-        parts.append(" ".join(a["cards"]))
+        parts.append(_(", ").join(v.card_name(c) for c in a["cards"]))
     if kind == "pay" and a.get("exchange"):
-        parts.append(_("exchange"))
+        parts.append(pgettext("pax", "exchange"))
     if kind == "pay" and "faction" in a and a.get("faction") is None:
-        parts.append(_("reduction"))
+        parts.append(pgettext("pax", "reduction"))
     if "delta" in a:
         parts.append(f"{a['delta']:+d}")
     return " · ".join(parts)
@@ -182,12 +109,12 @@ def cost_text(state: Any, seat: int, action: JsonDict) -> str:
     words = []
     for unit in units:
         if unit.get("faction") is None:
-            words.append(_("reduction"))
+            words.append(pgettext("pax", "reduction"))
         elif unit.get("exchange"):
-            words.append(_("exchange of %(f)s") % {"f": unit["faction"]})
+            words.append(pgettext("pax", "exchange of %(f)s") % {"f": v.faction(unit["faction"])})
         else:
-            words.append(str(unit["faction"]))
-    return ", ".join(words)
+            words.append(v.faction(unit["faction"]))
+    return _(", ").join(words)
 
 
 def _card(card_id: str | None) -> JsonDict | None:
@@ -199,9 +126,11 @@ def _card(card_id: str | None) -> JsonDict | None:
         return {"id": card_id, "name": card_id, "factions": [], "rank": "", "strength": ""}
     return {
         "id": card_id,
-        "name": lum.name,
-        "factions": list(lum.factions),
-        "rank": lum.rank,
+        "name": lum.name,  # as printed (P-85)
+        "factions": [v.faction(f) for f in lum.factions],
+        "short": "/".join(v.faction_short(f) for f in lum.factions),
+        "rank": v.rank(lum.rank),
+        "ability": v.ability_text(card_id),
         "strength": {"DAGGER": "†", "HAMMER": "⚒"}.get(str(lum.strength), str(lum.strength)),
         "slots": ["/".join(s) for s in lum.slots],
     }
@@ -291,40 +220,37 @@ def _map(view: JsonDict, targets: dict[str, list[JsonDict]], picked: str) -> Jso
 
 
 def _entry_text(view: JsonDict, entry: JsonDict) -> JsonDict:
-    who = _name(view, entry["seat"]) if entry["seat"] is not None else _("The game")
+    who = seat_name(view, entry["seat"]) if entry["seat"] is not None else _("The game")
     action = entry.get("action")
-    steps = []
-    for st in entry.get("steps", []):
-        if st.get("text"):  # P-29: the automa's script line, a sentence for people
-            steps.append(str(st["text"]))
-            continue
-        words = [str(st.get("step"))]
-        for key, value in st.items():
-            if key in ("step", "private") or value is None:
-                continue  # a null field says nothing to a reader (H.6: `seen`'s `of` null)
-            words.append(f"{key} {_value(value)}")
-        steps.append(" ".join(words))
+    namer = _namer(view)
     return {
         "seq": entry["seq"],
         "who": who,
         "action": action_label(action) if action else "",
-        "steps": steps,
+        # P-29, P-85: the automa's script lines and every step in the reader's language
+        "steps": [pax_log.step_text(st, namer) for st in entry.get("steps", [])],
     }
+
+
+def _namer(view: JsonDict) -> Any:
+    def name(seat: Any) -> str:
+        return seat_name(view, seat) if type(seat) is int else str(seat)
+
+    return name
 
 
 def context(view: JsonDict, *, picked: str) -> JsonDict:
     """The table from a view (the server's common fields and ``pax-view/1``)."""
     my_seat = view.get("my_seat")
     to_act = view.get("to_act")
-    result = view.get("result")
     base: JsonDict = {
         "v": view,
-        "result": result,
+        "result": view.get("result"),
         "my_turn": my_seat is not None and my_seat == to_act,
-        "to_act_name": _name(view, to_act) if to_act is not None else "",
+        "to_act_name": seat_name(view, to_act) if to_act is not None else "",
         "live": view.get("status") in ("open", "in_progress"),
         "seats": [
-            {**s, "name": _name(view, s["seat"]), "colour": COLOUR_NAMES[s["seat"] % 4]}
+            {**s, "name": seat_name(view, s["seat"]), "colour": COLOUR_NAMES[s["seat"] % 4]}
             for s in view.get("seats", [])
         ],
     }
@@ -345,7 +271,6 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         for t in a["targets"]:
             targets.setdefault(t, []).append(a)
     free = [a for a in actions if not a["targets"]]
-    d = pax_data()
     pending = state.get("pending") or []
     decision_kind = pending[-1]["kind"] if pending else None
     players = []
@@ -354,14 +279,14 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         players.append(
             {
                 "seat": p["seat"],
-                "name": _name(view, p["seat"]),
+                "name": seat_name(view, p["seat"]),
                 "colour": COLOURS[p["seat"] % 4],
-                "favor": p["favor"],
+                "favor": v.favor_text(p["favor"]),
                 "disks": p["disks"],
                 "hand_count": len(p["hand"]) if isinstance(p["hand"], list) else p["hand"],
                 "event_count": len(p["events"]) if isinstance(p["events"], list) else p["events"],
-                "edicts": p["edicts"],
-                "active_event": p["active_event"],
+                "edicts": [{**e, "name": v.card_name(e.get("card"))} for e in p["edicts"] or []],
+                "active_event": _event(p["active_event"]) if p["active_event"] else None,
                 "plot": p["plot"] if p["plot_revealed"] else None,
                 "mine": mine,
                 "score": (view.get("derived") or {}).get("scores", {}).get(str(p["seat"])),
@@ -369,6 +294,9 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         )
     me = next((p for p in state["players"] if p["seat"] == my_seat), None)
     claims = state.get("claims") or {}
+    namer = _namer(view)
+    result = view.get("result")
+    derived = view.get("derived") or {}
     return {
         **base,
         "started": True,
@@ -379,20 +307,25 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         "chamberlain": state.get("chamberlain"),
         "discard_top": _card(state["discard"][0]) if state.get("discard") else None,
         "discard_count": len(state.get("discard") or []),
-        "pool": state.get("pool") or {},
-        "faction_cards": state.get("faction_cards") or [],
-        "public_plots": [
-            {"id": p, "name": d.plots[p].name if p in d.plots else p, "claims": claims.get(p)}
-            for p in state.get("public_plots") or []
+        "pool": v.favor_text(state.get("pool") or {}),
+        "faction_cards": [
+            {
+                **f,
+                "name": v.card_name(f["card"]),
+                "text": v.faction_card_text(f["card"]),
+                "holder_name": namer(f["holder"]) if f.get("holder") is not None else "",
+            }
+            for f in state.get("faction_cards") or []
         ],
+        "public_plots": [_plot(p, claims.get(p), namer) for p in state.get("public_plots") or []],
         "hand": [_card(c) for c in me["hand"]] if me else [],
-        "events": me["events"] if me else [],
-        "my_plot": (
-            {"id": me["plot"], "name": d.plots[me["plot"]].name} if me and me["plot"] else None
-        ),
+        "events": [_event(e) for e in me["events"]] if me else [],
+        "my_plot": _plot(me["plot"], claims.get(me["plot"]), namer) if me and me["plot"] else None,
         "decision_kind": str(DECISION_WORDS.get(str(decision_kind), decision_kind or "")),
         "decision": view.get("decision"),
-        "derived": view.get("derived") or {},
+        "decision_help": v.decision_help(view.get("decision") or {}, namer),
+        "derived": derived,
+        "plots_met": [v.card_name(m["plot"]) for m in derived.get("plots_met") or []],
         # An entry with neither an action nor a step the reader may see tells nothing.
         "log": [
             _entry_text(view, e) for e in view.get("log") or [] if e.get("action") or e.get("steps")
@@ -403,4 +336,34 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
         "picked_actions": targets.get(picked, []),
         "suggested": free[0]["json"] if decision_kind == "pay" and free else "",
         "phase": str(PHASE_WORDS.get(state.get("phase"), state.get("phase"))),
+        "result_text": _result_text(result, namer) if result else "",
     }
+
+
+def _plot(plot_id: str, claims: JsonDict | None, namer: Any) -> JsonDict:
+    """A plot card: its printed name, its condition translated, who claims it."""
+    on = [namer(s) for s in (claims or {}).get("on", [])]
+    under = [namer(s) for s in (claims or {}).get("under", [])]
+    return {
+        "id": plot_id,
+        "name": v.card_name(plot_id),
+        "condition": v.plot_condition(plot_id),
+        "claims_on": _(", ").join(on),
+        "claims_under": _(", ").join(under),
+    }
+
+
+def _event(event_id: str) -> JsonDict:
+    return {"id": event_id, "name": v.card_name(event_id), "text": v.event_text(event_id)}
+
+
+def _result_text(result: JsonDict, namer: Any) -> str:
+    """H.5's result: the winners, how, and the plots met."""
+    winners = _(", ").join(namer(s) for s in result.get("winner_seats") or [])
+    text = pgettext("pax", "Winners: %(names)s · %(how)s") % {
+        "names": winners,
+        "how": v.word(v.RESULT_REASONS, result.get("reason")),
+    }
+    if result.get("plots"):
+        text += " · " + _(", ").join(v.card_name(p) for p in result["plots"])
+    return text

@@ -46,6 +46,8 @@ def games() -> list[dict[str, Any]]:
                 "rules_url": kind.rules_url(),
                 "create_url": f"{reverse('lobby')}?game={kind.key}#create",
                 "play_now": str(plan["label"]),
+                "play_now_title": str(plan.get("title") or plan["label"]),
+                "play_now_about": str(plan.get("about") or ""),
                 "play_now_next": reverse("play_now")
                 + ("" if kind.key == kinds.DEFAULT else f"?game={kind.key}"),
             }
@@ -56,7 +58,8 @@ def games() -> list[dict[str, Any]]:
 def play_now_plan(kind: kinds.GameKind) -> dict[str, Any]:
     """What "Play now" starts for a game: its pages' ``PLAY_NOW``, else (a game whose
     pages do not say) its default variant, 4 seats if it has them (else its fewest),
-    its first bot kind in the others, unrated."""
+    its first bot kind in the others, unrated. ``label``: the button; ``title`` (the
+    "Play now" page's title, default the label) and ``about`` (a sentence under it)."""
     plan = getattr(pages.of_kind(kind), "PLAY_NOW", None)
     if plan is not None:
         return dict(plan)
@@ -69,6 +72,8 @@ def play_now_plan(kind: kinds.GameKind) -> dict[str, Any]:
         "options": {},
         "label": _("Play %(title)s now against %(n)s bots")
         % {"title": _(meta.title), "n": count - 1},
+        "about": _("%(n)s players, you and %(bots)s bots, unrated, starting at once.")
+        % {"n": count, "bots": count - 1},
     }
 
 

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from games import kinds
 from games.mail_limits import invites_someone, mail_limited
-from games.web import pages, records, table_posts, views
+from games.web import pages, profile_views, records, table_posts, views
 from games.web.ratelimit import rate_limited
 
 urlpatterns = [
@@ -20,6 +20,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/", views.game_table, name="table"),
     path("games/<int:game_id>/act", rate_limited("act")(views.game_act), name="act"),
+    path("games/<int:game_id>/undo", rate_limited("act")(table_posts.game_undo), name="undo"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/history", records.game_history, name="history"),
     path("games/<int:game_id>/seen", table_posts.hand_seen, name="hand_seen"),
@@ -34,10 +35,10 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/replay", records.game_replay, name="replay"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
-    path("players/<str:username>/", rate_limited("profile")(views.profile), name="profile"),
+    path("players/<str:username>/", rate_limited("profile")(profile_views.profile), name="profile"),
     path("rules/", views.rules_page, name="rules"),
     path("rules/<str:game_type>/", views.rules_page, name="rules_game"),
-    path("settings/", views.account_settings, name="settings"),
+    path("settings/", profile_views.account_settings, name="settings"),
     # The email address, the notifications page and the bell (games/web/account_urls.py).
     path("", include("games.web.account_urls")),
 ]

@@ -33,6 +33,7 @@ NEEDS_SESSION = (403, "session_required")
 UNFINISHED = (409, "game_not_finished")
 FULL = (409, "game_full")
 SEATED = (409, "already_seated")
+NO_UNDO = (409, "undo_not_available")
 
 
 def _row(*outcomes: tuple[int, str | None]) -> dict[str, tuple[int, str | None]]:
@@ -49,6 +50,11 @@ ENDPOINTS: dict[str, tuple[Request, dict[str, tuple[int, str | None]]]] = {
     "actions": (
         ("post", "/api/v1/games/{id}/actions", lambda v: {"action": v["legal_actions"][0]}),
         _row(OK, (409, "not_your_turn"), NOT_SEATED, NO_ACCOUNT, NOT_SEATED, READ_ONLY),
+    ),
+    # Indulgence keeps no undo (Pax Illuminaten's 15.5.2 only: tests/api/test_pax_undo.py).
+    "undo": (
+        ("post", "/api/v1/games/{id}/undo", lambda v: {"version": v["version"]}),
+        _row(NO_UNDO, NO_UNDO, NOT_SEATED, NO_ACCOUNT, NOT_SEATED, READ_ONLY),
     ),
     "moves": (
         ("get", "/api/v1/games/{id}/moves", None),

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from indulgence_client import (
     Client,
+    Conflict,
     GameNotFinished,
     IllegalAction,
     InvalidRequest,
@@ -142,6 +143,10 @@ def test_refusals_are_exceptions_with_the_servers_code(
             client.act(game_id, view["legal_actions"][0], version=view["version"] + 5)
         with pytest.raises(GameNotFinished):
             client.export(game_id)
+        # Indulgence keeps no undo (Pax Illuminaten's 15.5.2 only): a plain 409 Conflict.
+        with pytest.raises(Conflict) as no_undo:
+            client.undo(game_id, version=view["version"])
+        assert no_undo.value.code == "undo_not_available"
     with Client(server, headers=CLOSE, token=bot_token("stranger")) as stranger:
         with pytest.raises(NotSeated) as not_seated:
             stranger.act(game_id, view["legal_actions"][0])

@@ -197,6 +197,8 @@ def test_a_solo_game_against_st_germain_by_clicking_then_finished_through_the_ap
     assert view["result"]["winner_seats"]
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#table .turn")).to_contain_text("Game over")
-    winners = " ".join(f"seat {w}" for w in view["result"]["winner_seats"])
-    expect(page.locator("#table .result")).to_contain_text(winners)
+    # The winners by name (P-85): the person, or the automa by its name (P-78).
+    names = {0: "solitaire", 1: "Count of St. Germain (automa)"}
+    winners = ", ".join(names[w] for w in view["result"]["winner_seats"])
+    expect(page.locator("#table .result")).to_contain_text(f"Winners: {winners}")
     screenshot(page, "pax-solo-over")

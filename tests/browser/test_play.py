@@ -24,7 +24,9 @@ def test_a_visitor_clicks_play_now_signs_up_and_lands_at_a_table_against_three_b
     page.goto(f"{live_server.url}/")
     page.get_by_role("button", name="Play now against 3 bots").click()
     expect(page).to_have_url(f"{live_server.url}/accounts/signup/?next=%2Fplay-now")
-    expect(page.locator("main")).to_contain_text("Your game against 3 bots starts")
+    expect(page.locator("main")).to_contain_text(
+        "Your game starts as soon as your account is created"
+    )
     page.fill("#id_username", "ada")
     page.fill("#id_password1", "a-long-Passphrase-9")
     page.fill("#id_password2", "a-long-Passphrase-9")
@@ -121,7 +123,7 @@ def test_the_table_can_be_played_without_javascript(
     django_user_model.objects.create_user(username="plain", password="pw")
     page = new_page(javascript=False)
     log_in(page, live_server.url, "plain")
-    page.get_by_role("button", name="Play now against 3 bots").first.click()
+    page.get_by_role("button", name="Play Indulgence now against 3 bots").click()
     game = Game.objects.get()
     expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/")
     for _ in range(6):  # whatever is offered: an edict, sin or pass, a card; plain form posts

@@ -55,6 +55,7 @@ GET: dict[str, tuple[str, str, str, str]] = {
     "hand_seen": ("405", "405", "405", "405"),
     "rematch": ("405", "405", "405", "405"),
     "abort": ("405", "405", "405", "405"),
+    "undo": ("405", "405", "405", "405"),
     "join": ("405", "405", "405", "405"),
     "game_create": ("405", "405", "405", "405"),
     # Signed out: to sign-up (then the game starts); signed in: a page with the POST button.

@@ -10,6 +10,7 @@ with 403 and changes nothing in the database; with the token it is accepted.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -26,6 +27,7 @@ from django.utils.http import urlsafe_base64_encode
 from games import services
 from games.models import Game
 from tests.api.support import finished_game, three_player_game
+from tests.api.test_pax_undo import plain_action, to_menu
 
 pytestmark = pytest.mark.django_db
 
@@ -122,6 +124,8 @@ POSTS: dict[str, Post] = {
     "hand_seen": ("owner", lambda c: {"game_id": c.game.pk}, lambda c: {"hand": "1"}),
     "rematch": ("owner", lambda c: {"game_id": c.finished_game().pk}, NONE),
     "abort": ("owner", lambda c: {"game_id": c.open_game.pk}, NONE),
+    # Pax Illuminaten's "Undo my last action" (15.5.2), right after an Influence.
+    "undo": ("owner", lambda c: {"game_id": _pax_undoable(c).pk}, lambda c: _pax_version(c)),
     "settings": ("owner", NONE, lambda c: {"form": "token", "name": "cli", "play": "on"}),
     "staff:act": (
         "staff",
@@ -169,6 +173,28 @@ POSTS: dict[str, Post] = {
         lambda c: {"source": "accept card.red"},
     ),
 }
+
+
+def _pax_undoable(cast: Cast) -> Game:
+    """A Pax sandbox (the owner against a random bot) where the owner's last action, an
+    Influence, can be taken back (P-79)."""
+    game = services.game_create(
+        creator=cast.owner,
+        game_type="pax",
+        player_count=2,
+        rated=False,
+        seed="csrf-undo-0",
+        bots=[(1, "random")],
+        options={"round_cap": 2},
+    )
+    want = lambda g: plain_action(g, 0, "influence")  # noqa: E731
+    game = to_menu(game, {0: cast.owner}, random.Random(0), want=want)
+    services.action_submit(game_id=game.pk, user=cast.owner, action=want(game))
+    return game
+
+
+def _pax_version(cast: Cast) -> dict[str, Any]:
+    return {"version": str(Game.objects.filter(game_type="pax").latest("pk").version)}
 
 
 def _eleusis_dealing(cast: Cast) -> Game:

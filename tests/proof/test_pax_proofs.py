@@ -35,6 +35,7 @@ UNFINISHED = (409, "game_not_finished")
 FULL = (409, "game_full")
 SEATED = (409, "already_seated")
 TURN = (409, "not_your_turn")
+STALE = (409, "version_conflict")
 END = {"type": "end"}  # refused now (the Action phase has not begun), by the engine
 
 
@@ -49,6 +50,14 @@ ENDPOINTS: dict[str, tuple[str, str, Any, dict[str, tuple[int, str | None]]]] = 
         "/api/v1/games/{id}/actions",
         {"action": {"type": "nuke"}},
         _row((400, "illegal_action"), TURN, NOT_SEATED, NO_ACCOUNT, NOT_SEATED, READ_ONLY),
+    ),
+    # A stale version: refused before anything is looked at (15.5.2's refusals are in
+    # tests/api/test_pax_undo.py).
+    "undo": (
+        "post",
+        "/api/v1/games/{id}/undo",
+        {"version": 10**6},
+        _row(STALE, STALE, NOT_SEATED, NO_ACCOUNT, NOT_SEATED, READ_ONLY),
     ),
     "moves": ("get", "/api/v1/games/{id}/moves", None, _row(OK, OK, OK, OK, OK, OK)),
     "export": (
@@ -152,7 +161,7 @@ def test_each_role_gets_the_same_answer_from_a_pax_game(
         assert response.status_code == status, response.content[:300]
     else:
         assert_error(response, status, code)
-    if name in ("action", "view", "moves", "export"):
+    if name in ("action", "undo", "view", "moves", "export"):
         assert fingerprint(game) == before
 
 

@@ -125,7 +125,8 @@ def test_signing_up_to_play_new_eleusis_starts_it(client: Client) -> None:
     response = client.get("/play-now?game=eleusis")
     assert response["Location"] == "/accounts/signup/?next=/play-now%3Fgame%3Deleusis"
     page = client.get("/accounts/signup/", {"next": "/play-now?game=eleusis"}).content.decode()
-    assert "Your game against 3 bots starts as soon as your account is created." in page
+    assert "Your game starts as soon as your account is created." in page
+    assert "Play New Eleusis now against 3 bots" in page  # which game, as the button said
     response = client.post(
         "/accounts/signup/",
         {

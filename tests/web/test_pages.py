@@ -54,7 +54,8 @@ class TestHome:
         assert 'href="/accounts/login/?next=/play-now"' in html
         page = client.get("/accounts/signup/", {"next": "/play-now"}).content.decode()
         assert '<input type="hidden" name="next" value="/play-now">' in page
-        assert "Your game against 3 bots starts as soon as your account is created." in page
+        assert "Your game starts as soon as your account is created." in page
+        assert "Play Indulgence now against 3 bots" in page
 
     def test_signing_up_from_the_button_starts_the_game_and_lands_on_its_table(
         self, client: Client

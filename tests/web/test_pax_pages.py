@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.test import Client as DjangoClient
+from django.utils import translation
 
 from engine.pax import engine as pax_engine
 from games import kinds, services
@@ -162,7 +163,7 @@ def test_a_japanese_player_reads_the_pax_table_in_japanese(pax_game: Game, owner
     services.player_language_set(user=owner, language="ja")
     text = _web(owner).get(f"/games/{pax_game.pk}/").content.decode()
     assert '<html lang="ja">' in text
-    for words in ("パクス・イルミナテン", "マップ", "直前の出来事", "支持プール", "宮廷"):
+    for words in ("パクス・イルミナテン", "マップ", "直前の出来事", "好意のプール", "法廷"):
         assert words in text, words
     for english in ("What just happened", "Favor pool", "Your move", "Faction cards"):
         assert english not in text, english
@@ -222,6 +223,56 @@ def test_play_now_starts_a_solo_game_against_st_germain(owner: Any) -> None:
     assert dict(game.seats.values_list("number", "bot_kind")) == {0: "", 1: "automa-SG"}
 
 
+def test_the_play_now_page_says_which_game_it_starts(owner: Any) -> None:
+    """The "Play now" page's title is the chosen game's, not "against 3 bots" for all."""
+    web = _web(owner)
+    pax = web.get("/play-now?game=pax").content.decode()
+    title = "Pax Illuminaten: a solo game against the Count of St. Germain"
+    assert f"<title>{title} · Indulgence Online</title>" in pax
+    assert f"<h1>{title}</h1>" in pax
+    assert "You alone against the automa the rules call the simplest" in pax
+    assert 'name="game" value="pax"' in pax
+    assert "against 3 bots</h1>" not in pax
+    for asked, heading in (
+        ("", "Play Indulgence now against 3 bots"),
+        ("?game=eleusis", "Play New Eleusis now against 3 bots"),
+    ):
+        assert f"<h1>{heading}</h1>" in web.get(f"/play-now{asked}").content.decode()
+    services.player_language_set(user=owner, language="ja")
+    japanese = web.get("/play-now?game=pax").content.decode()
+    assert "<h1>パクス・イルミナテン：サン・ジェルマン伯爵とのソロゲーム</h1>" in japanese
+    assert "<title>パクス・イルミナテン：サン・ジェルマン伯爵とのソロゲーム · " in japanese
+    assert not Game.objects.exists()  # the page only offers the game
+
+
+def test_the_sign_up_page_says_which_game_play_now_will_start(db: None) -> None:
+    """A visitor sent to sign up by Pax's "Play now" reads which game starts, not the
+    Indulgence table's "against 3 bots"."""
+    page = DjangoClient().get("/accounts/signup/", {"next": "/play-now?game=pax"})
+    html = page.content.decode()
+    assert "<strong>Pax Illuminaten: a solo game against the Count of St. Germain</strong>" in html
+    assert "You alone against the automa the rules call the simplest" in html
+    assert "Your game starts as soon as your account is created." in html
+    assert "3 bots" not in html
+    plain = DjangoClient().get("/accounts/signup/").content.decode()
+    assert "Your game starts" not in plain  # a sign-up without "Play now" starts nothing
+
+
+def test_the_lobby_offers_one_play_now_per_game(owner: Any) -> None:
+    """One "Play now" per hosted game in the lobby, each naming its game (no second,
+    nameless "Play now against 3 bots" beside the picker's)."""
+    html = _web(owner).get("/lobby/").content.decode()
+    forms = re.findall(r'<form method="post" action="/play-now".*?</form>', html, re.S)
+    offered = [re.findall(r'name="game" value="(\w+)"', f) for f in forms]
+    assert offered == [[kind.key] for kind in kinds.hosted()]
+    labels = [re.sub(r"<[^>]+>", "", f.split("<button", 1)[1].split(">", 1)[1]) for f in forms]
+    assert labels == [
+        "Play Indulgence now against 3 bots",
+        "Play New Eleusis now against 3 bots",
+        "Play Pax Illuminaten now against the Count of St. Germain (automa)",
+    ]
+
+
 def test_what_just_happened_leaves_out_null_fields() -> None:
     """P-77 (H.6): a step's null field says nothing (``seen`` with ``of`` null is the seat's
     own draw); the table told it as "of None" for a seat's own draws."""
@@ -233,7 +284,8 @@ def test_what_just_happened_leaves_out_null_fields() -> None:
         "steps": [{"step": "seen", "seat": 0, "of": None, "cards": ["PIL001"]}],
     }
     told = pax_table._entry_text(view, entry)
-    assert told["steps"] == ["seen seat 0 cards PIL001"]
+    # P-85: the step is a sentence, the card by its printed name.
+    assert told["steps"] == ["me sees Count Karl Pálffy de Erdőd"]
     assert "None" not in " ".join(told["steps"])
 
 
@@ -251,5 +303,14 @@ def test_what_just_happened_tells_the_automa_s_lines_as_sentences() -> None:
         ],
     }
     told = pax_table._entry_text(view, entry)
-    assert told["steps"][0] == sentence
-    assert told["steps"][1].startswith("disk")
+    # P-85: said again from its parts, the card by its printed name (here in English).
+    assert told["steps"][0] == (
+        "Count of St. Germain influences Justus Christian Loder at 0,5: 1 free disk"
+    )
+    assert told["steps"][1] == "a disk of Count of St. Germain (automa): the supply → 0,5"
+    with translation.override("ja"):
+        told = pax_table._entry_text(view, entry)
+    assert told["steps"] == [
+        "サン・ジェルマン伯爵は0,5のJustus Christian Loderに影響する：無償の影響1",
+        "サン・ジェルマン伯爵（オートマ）の影響ディスク：手元 → 0,5",
+    ]

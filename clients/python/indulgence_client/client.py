@@ -245,6 +245,13 @@ class Client:
         view: View = self._json("POST", f"games/{game_id}/abort", json=body)
         return view
 
+    def undo(self, game_id: int, *, version: int) -> View:
+        """Take back your last action where the game allows it (Pax Illuminaten's
+        15.5.2: your view's ``can_undo``). ``version`` is the view's you saw. Returns
+        your view after it (409 ``undo_not_available`` when nothing can be taken back)."""
+        view: View = self._json("POST", f"games/{game_id}/undo", json={"version": version})
+        return view
+
     def act(
         self,
         game_id: int,
