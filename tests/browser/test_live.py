@@ -138,7 +138,7 @@ def _press_tab_until(page: Page, selector: str, limit: int = 80) -> None:
 def test_the_japanese_table_renders(live_server: Any, new_page: Any) -> None:
     page = new_page(locale="ja-JP")
     sign_up(page, live_server.url, "hanako", language="ja")
-    page.get_by_role("button", name="今すぐボット3体と対戦").first.click()
+    page.get_by_role("button", name="3体のボットとインダルジェンスを今すぐ遊ぶ").first.click()
     expect(page.locator("#table")).to_be_visible()
     expect(page.locator("html")).to_have_attribute("lang", "ja")
     expect(page.locator("#status")).to_contain_text("君主")

@@ -151,10 +151,10 @@ CASES: list[tuple[str, str, str, tuple[int, int]]] = [
 def test_ne_21_10_error_code_and_position(source: str, code: str, pos: tuple[int, int]) -> None:
     """NE-21.10: the source is refused with this code at this line:column, in bounded
     time (a hostile source must fail fast: NE-21.6 limits, E41)."""
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(ErlError) as caught:
         compile_rule(source)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     err = caught.value
     assert err.code == code, repr(err)
     if pos[1]:
@@ -215,18 +215,18 @@ def test_hostile_sources_fail_in_bounded_time() -> None:
         "let a = 1\n" * 199,
         "accept " + "9" * 1993,
     ]
-    for source in hostile:
-        started = time.perf_counter()
+    for source in hostile:  # CPU time: a loaded machine (CI's other worker) must not fail it
+        started = time.process_time()
         with pytest.raises(ErlError):
             compile_rule(source[:2000])
-        assert time.perf_counter() - started < 0.5, source[:40]
+        assert time.process_time() - started < 0.5, source[:40]
 
 
 def test_or04_isprime_of_a_huge_number_is_quick() -> None:
     """Our ruling OR04: isprime is a bounded Miller-Rabin test, so the largest integers a
     rule can build (8 multiplications of literals up to 1,000,000) are judged quickly."""
     rule = compile_rule("accept isprime(" + " * ".join(["1000000"] * 9) + " + 1) == card.red")
-    started = time.perf_counter()
+    started = time.process_time()
     line = rule.line_of([0])
     assert len(rule.right_faces(line)) in (0, 26, 52)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
