@@ -19,12 +19,8 @@ from typing import Any
 
 from engine.pax import state as st
 from engine.pax.state import (
-    FrozenOust,
-    FrozenTurn,
-    Oust,
     State,
     Table,
-    Turn,
 )
 
 __all__ = ["CowTable", "freeze", "thaw"]
@@ -56,79 +52,6 @@ def _edicts_thaw(v: tuple[tuple[tuple[str, int], ...], ...]) -> list[list[list[A
 
 def _edicts_freeze(v: list[list[list[Any]]]) -> tuple[tuple[tuple[str, int], ...], ...]:
     return tuple([tuple(map(tuple, es)) for es in v])
-
-
-def _turn_thaw(tu: FrozenTurn) -> Turn:
-    return Turn(
-        tu.main_used,
-        tu.main_allowed,
-        tu.quick_used,
-        tu.claimed_faction,
-        tu.claimed_plot,
-        list(tu.buffs),
-        tu.chain_ended,
-        list(tu.yielded),
-        tu.revealed,
-        list(tu.specials_used),
-        list(tu.scout_adjacent),
-    )
-
-
-def _turn_freeze(tu: Turn) -> FrozenTurn:
-    return st._made(
-        FrozenTurn,
-        {
-            "main_used": tu.main_used,
-            "main_allowed": tu.main_allowed,
-            "quick_used": tu.quick_used,
-            "claimed_faction": tu.claimed_faction,
-            "claimed_plot": tu.claimed_plot,
-            "buffs": tuple(tu.buffs),
-            "chain_ended": tu.chain_ended,
-            "yielded": tuple(tu.yielded),
-            "revealed": tu.revealed,
-            "specials_used": tuple(tu.specials_used),
-            "scout_adjacent": tuple(tu.scout_adjacent),
-        },
-    )
-
-
-def _oust_thaw(o: FrozenOust | None) -> Oust | None:
-    if o is None:
-        return None
-    return Oust(
-        o.attacker,
-        o.defender,
-        o.acting,
-        o.target,
-        o.k,
-        o.round,
-        list(o.init),
-        o.favoured,
-        list(o.sums),
-        list(o.autowin),
-        list(o.sealed),
-        o.ident,
-    )
-
-
-def _oust_freeze(o: Oust | None) -> FrozenOust | None:
-    if o is None:
-        return None
-    return FrozenOust(
-        o.attacker,
-        o.defender,
-        o.acting,
-        o.target,
-        o.k,
-        o.round,
-        tuple(o.init),
-        o.favoured,
-        tuple(o.sums),
-        tuple(o.autowin),
-        tuple(o.sealed),
-        o.ident,
-    )
 
 
 Convert = Callable[[Any], Any] | None
@@ -171,7 +94,7 @@ LAZY: dict[str, tuple[Convert, Convert]] = {
     "faction_box": (list, tuple),
     "cubes": (list, tuple),
     "token": (None, None),
-    "oust": (_oust_thaw, _oust_freeze),
+    "oust": (st.oust_thaw, st.oust_freeze),
 }
 """The fields copied on first read: (to the table's form, back to the state's); None:
 the value itself (immutable). The other fields are copied by ``thaw``."""
@@ -218,7 +141,7 @@ def thaw(s: State) -> Table:
     t.decision = s.decision
     t.log = s.log
     t.entry = st._entry_copy(s.entry)
-    t.turn = _turn_thaw(s.turn)  # read by almost every call: a slot reads quicker
+    t.turn = st.turn_thaw(s.turn)  # read by almost every call: a slot reads quicker
     t.new_log = []
     t.pay_cache = None
     return t
@@ -247,5 +170,5 @@ def freeze(t: Table, close: bool = True) -> State:
     values["entry"] = st._entry_copy(t.entry)
     values["options"] = None if t.options is None else tuple(t.options)
     values["decision"] = t.decision
-    values["turn"] = _turn_freeze(t.turn)
+    values["turn"] = st.turn_freeze(t.turn)
     return st._made(State, values)

@@ -277,6 +277,79 @@ def _made(cls: type[T], values: dict[str, Any]) -> T:
     return s
 
 
+def turn_thaw(tu: FrozenTurn) -> Turn:
+    return Turn(
+        tu.main_used,
+        tu.main_allowed,
+        tu.quick_used,
+        tu.claimed_faction,
+        tu.claimed_plot,
+        list(tu.buffs),
+        tu.chain_ended,
+        list(tu.yielded),
+        tu.revealed,
+        list(tu.specials_used),
+        list(tu.scout_adjacent),
+    )
+
+
+def turn_freeze(tu: Turn) -> FrozenTurn:
+    return _made(
+        FrozenTurn,
+        {
+            "main_used": tu.main_used,
+            "main_allowed": tu.main_allowed,
+            "quick_used": tu.quick_used,
+            "claimed_faction": tu.claimed_faction,
+            "claimed_plot": tu.claimed_plot,
+            "buffs": tuple(tu.buffs),
+            "chain_ended": tu.chain_ended,
+            "yielded": tuple(tu.yielded),
+            "revealed": tu.revealed,
+            "specials_used": tuple(tu.specials_used),
+            "scout_adjacent": tuple(tu.scout_adjacent),
+        },
+    )
+
+
+def oust_thaw(o: FrozenOust | None) -> Oust | None:
+    if o is None:
+        return None
+    return Oust(
+        o.attacker,
+        o.defender,
+        o.acting,
+        o.target,
+        o.k,
+        o.round,
+        list(o.init),
+        o.favoured,
+        list(o.sums),
+        list(o.autowin),
+        list(o.sealed),
+        o.ident,
+    )
+
+
+def oust_freeze(o: Oust | None) -> FrozenOust | None:
+    if o is None:
+        return None
+    return FrozenOust(
+        o.attacker,
+        o.defender,
+        o.acting,
+        o.target,
+        o.k,
+        o.round,
+        tuple(o.init),
+        o.favoured,
+        tuple(o.sums),
+        tuple(o.autowin),
+        tuple(o.sealed),
+        o.ident,
+    )
+
+
 def freeze(t: Table, close: bool = True) -> State:
     """The immutable value of a table. ``close``: the entry being written is closed
     first (the end of a call); otherwise a copy of it is kept (a program's origin)."""
@@ -326,38 +399,8 @@ def freeze(t: Table, close: bool = True) -> State:
             faction_box=tuple(t.faction_box),
             cubes=tuple(t.cubes),
             token=t.token,
-            turn=_made(
-                FrozenTurn,
-                dict(
-                    main_used=tu.main_used,
-                    main_allowed=tu.main_allowed,
-                    quick_used=tu.quick_used,
-                    claimed_faction=tu.claimed_faction,
-                    claimed_plot=tu.claimed_plot,
-                    buffs=tuple(tu.buffs),
-                    chain_ended=tu.chain_ended,
-                    yielded=tuple(tu.yielded),
-                    revealed=tu.revealed,
-                    specials_used=tuple(tu.specials_used),
-                    scout_adjacent=tuple(tu.scout_adjacent),
-                ),
-            ),
-            oust=None
-            if o is None
-            else FrozenOust(
-                o.attacker,
-                o.defender,
-                o.acting,
-                o.target,
-                o.k,
-                o.round,
-                tuple(o.init),
-                o.favoured,
-                tuple(o.sums),
-                tuple(o.autowin),
-                tuple(o.sealed),
-                o.ident,
-            ),
+            turn=turn_freeze(tu),
+            oust=oust_freeze(o),
             pending=tuple(t.pending),
             result=t.result,
             program=t.program,
@@ -415,35 +458,8 @@ def thaw(s: State) -> Table:
         faction_box=list(s.faction_box),
         cubes=list(s.cubes),
         token=s.token,
-        turn=Turn(
-            tu.main_used,
-            tu.main_allowed,
-            tu.quick_used,
-            tu.claimed_faction,
-            tu.claimed_plot,
-            list(tu.buffs),
-            tu.chain_ended,
-            list(tu.yielded),
-            tu.revealed,
-            list(tu.specials_used),
-            list(tu.scout_adjacent),
-        ),
-        oust=None
-        if o is None
-        else Oust(
-            o.attacker,
-            o.defender,
-            o.acting,
-            o.target,
-            o.k,
-            o.round,
-            list(o.init),
-            o.favoured,
-            list(o.sums),
-            list(o.autowin),
-            list(o.sealed),
-            o.ident,
-        ),
+        turn=turn_thaw(tu),
+        oust=oust_thaw(o),
         pending=list(s.pending),
         result=s.result,
         program=s.program,
