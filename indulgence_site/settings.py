@@ -305,7 +305,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
-        "FamilyEnum": "games.api.serializers.FAMILIES",
+        "FamilyEnum": "games.api.shapes_indulgence.FAMILIES",
         "GameStatusEnum": "games.models.GameStatus",
         "DisputeStatusEnum": "games.models.DisputeStatus",
         "DeliveryStatusEnum": "games.models.DeliveryStatus",
