@@ -26,9 +26,10 @@ import json
 import re
 import threading
 import time
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -135,6 +136,7 @@ class Proxy:
                 task.cancel()
             await asyncio.gather(*others, return_exceptions=True)
             await self._http.aclose()
+            await self._loop.shutdown_asyncgens()
 
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(_stop(), self._loop).result(timeout=10)
@@ -248,13 +250,17 @@ class Proxy:
         self._streams.add(conn)
         try:
             await _write_head(writer, response.status_code, response.headers, None)
-            async for chunk in response.aiter_raw():
-                if conn.cut:
-                    break
-                if conn.frozen:
-                    continue
-                writer.write(chunk)
-                await writer.drain()
+            # Closed here, not by the garbage collector: a generator left behind by `break`
+            # is closed by a task that the loop's stop destroys pending (logged as an error).
+            raw = cast(AsyncGenerator[bytes, None], response.aiter_raw())  # httpx: a generator
+            async with contextlib.aclosing(raw) as chunks:
+                async for chunk in chunks:
+                    if conn.cut:
+                        break
+                    if conn.frozen:
+                        continue
+                    writer.write(chunk)
+                    await writer.drain()
         finally:
             self._streams.discard(conn)
             await response.aclose()
