@@ -13,7 +13,7 @@ from django.db.models import F, QuerySet, signals
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from games import compiled, notifications, selectors, services
+from games import compiled, notifications, selectors, services, write_plans
 from games.compiled import CompiledQuery
 from games.models import Event, Game, Seat
 from games.services import store
@@ -232,20 +232,20 @@ def test_parameters_are_what_the_orm_would_send(users: list[Any]) -> None:
     )
     now = timezone.now()
     for obj in (odd, plain, account_event, record):
-        plan = compiled._insert_plan(type(obj), connection, "default", None)
+        plan = write_plans._insert_plan(type(obj), connection, "default", None)
         with mock.patch.object(timezone, "now", return_value=now):  # auto_now_add, twice
-            shortcut = compiled._params(plan, obj, connection, adding=True)
+            shortcut = write_plans._params(plan, obj, connection, adding=True)
             orm = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in plan.fields]
         assert shortcut is not None
         assert [repr(v) for v in shortcut] == [repr(v) for v in orm]
     compiled.update(game, store.GAME_PLAY_FIELDS)  # builds the game's update plan
     [plan] = [
         p
-        for key, p in compiled._WRITE_PLANS.items()
+        for key, p in write_plans._WRITE_PLANS.items()
         if key[:3] == ("update", Game, tuple(store.GAME_PLAY_FIELDS))
         and key[-1] == connection.vendor
     ]
     with mock.patch.object(timezone, "now", return_value=now):
-        shortcut = compiled._params(plan, game, connection, adding=False)
+        shortcut = write_plans._params(plan, game, connection, adding=False)
         orm = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in plan.fields]
     assert [repr(v) for v in shortcut or []] == [repr(v) for v in orm]
