@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 from engine.bots._eval import best_trump, edict_income, sin_likely
-from engine.bots._sim import (
+from engine.bots._observe import (
     BULL,
     CHOOSE,
     PASS,

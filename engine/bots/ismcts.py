@@ -1,7 +1,7 @@
 """The ISMCTS bot: single-observer information-set Monte Carlo tree search.
 
 Each iteration deals the cards this seat cannot see consistently with its view
-(:func:`engine.bots._sim.sample_hidden`: hand counts, revealed voids, cards seen,
+(:func:`engine.bots._observe.sample_hidden`: hand counts, revealed voids, cards seen,
 face-down plays), walks the shared tree with UCB (counting for every child how often
 it was available, as ISMCTS does), adds one node, plays the hand out with the cheap
 rule-based policy of :class:`engine.bots._sim.SimHand`, and backs up every seat's
@@ -22,7 +22,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.bots._sim import DECIDING, Observation, SimHand, decode, sample_hidden
+from engine.bots._observe import DECIDING, Observation, decode, sample_hidden
+from engine.bots._sim import SimHand
 
 VERSION = "1"
 DEFAULT_ITERATIONS = 1000

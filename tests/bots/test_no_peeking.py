@@ -26,6 +26,7 @@ ALLOWED_ENGINE_IMPORTS = {
     "engine.indulgence.settlement",
     "engine.bots",
     "engine.bots._eval",
+    "engine.bots._observe",
     "engine.bots._sim",
     "engine.bots.heuristic",
     "engine.bots.ismcts",

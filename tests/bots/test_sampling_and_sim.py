@@ -7,8 +7,9 @@ import random
 import pytest
 
 from engine import indulgence as game
-from engine.bots import _sim
-from engine.bots._sim import Observation, SimHand, sample_hidden
+from engine.bots import _observe, _sim
+from engine.bots._observe import Observation, sample_hidden
+from engine.bots._sim import SimHand
 from engine.bots.heuristic import heuristic_bot
 from engine.cards import FAMILY_MASKS, FULL_DECK
 from engine.indulgence.state import Phase
@@ -46,7 +47,7 @@ def _check_sample(obs: Observation, hands: list[int], plays: list[tuple[int, int
                     "did not follow but holds the led family"
                 )
     assert (union | hidden) & ~obs.hand == obs.unseen, "every unseen card is dealt, no other"
-    assert union | hidden | obs.seen | _taken(obs) == FULL_DECK or obs.phase != _sim.PLAYING
+    assert union | hidden | obs.seen | _taken(obs) == FULL_DECK or obs.phase != _observe.PLAYING
 
 
 def _taken(obs: Observation) -> int:
@@ -117,12 +118,12 @@ def _agree(state: game.State, seat: int, rng: random.Random, policy: bool) -> No
     while not sim.done:
         actor = game.to_act(truth)
         assert actor == sim.actor
-        legal = sorted(_sim.encode(a) for a in game.legal_actions(truth, actor))
+        legal = sorted(_observe.encode(a) for a in game.legal_actions(truth, actor))
         assert sorted(sim.legal()) == legal
         move = sim.policy_move(rng.random, 0.2) if policy else rng.choice(legal)
         assert move in legal
         family = truth.pending_tie[0] if truth.pending_tie else None
-        truth = game.apply(truth, actor, _sim.decode(move, family))
+        truth = game.apply(truth, actor, _observe.decode(move, family))
         sim.step(move)
     assert game.to_act(truth) is None
     assert truth.phase is Phase.SETTLING
@@ -152,7 +153,7 @@ def test_move_codes_round_trip() -> None:
     for state, seat in positions(4, "expert", "codes", rng):
         for action in game.legal_actions(state, seat):
             family = state.pending_tie[0] if state.pending_tie else None
-            assert _sim.decode(_sim.encode(action), family) == action
+            assert _observe.decode(_observe.encode(action), family) == action
 
 
 def test_a_simulated_hand_from_a_sampled_deal_plays_to_a_settlement() -> None:
@@ -179,10 +180,10 @@ def test_constrained_deals_always_fill_every_seat() -> None:
     # a greedy deal can paint itself into a corner; the augmenting path gets it out.
     allowed = [0b0011, 0b0111, 0b1100]
     for k in range(300):
-        holder = _sim._assign(0b1111, [1, 1, 2], allowed, random.Random(k))
+        holder = _observe._assign(0b1111, [1, 1, 2], allowed, random.Random(k))
         assert sorted(holder) == [0, 1, 2, 3]
         for card, seat in holder.items():
             assert allowed[seat] >> card & 1
         assert [list(holder.values()).count(s) for s in range(3)] == [1, 1, 2]
     with pytest.raises(ValueError, match="consistent"):
-        _sim._assign(0b1111, [1, 1, 2], [0b0001, 0b0001, 0b1100], random.Random(0))
+        _observe._assign(0b1111, [1, 1, 2], [0b0001, 0b0001, 0b1100], random.Random(0))
