@@ -129,7 +129,8 @@ def game_view(
     if kind.score_adjustments:
         _florin_adjustments_add(game, view)
     if game.status == GameStatus.VOID:  # voided mid-hand: nobody is to act any more
-        view["legal_actions"] = []
+        for key in ("legal_actions", *kind.action_aligned):
+            view[key] = []
         view["to_act"] = None
     return view
 
