@@ -219,12 +219,14 @@ def replay_times(games: int, cap: int, seed: int, clock: Clock) -> list[tuple[in
 @dataclass
 class PayViewFigure:
     """Per decision of the seat to act (15.5.1, P-87): its offered actions, the CPU of
-    its whole view (payment help included), of the payment help alone once the actions
-    are listed (what it adds to the view), and of the way before it (``suggest_payment``,
-    an ``apply`` per action, for every offered action)."""
+    its whole view (payment help included), of the view as before P-87 (without it), of
+    the payment help alone once the actions are listed (what it adds to the view), and of
+    the way before it (``suggest_payment``, an ``apply`` per action, for every offered
+    action)."""
 
     actions: list[int] = field(default_factory=list)
     view: list[float] = field(default_factory=list)
+    before: list[float] = field(default_factory=list)
     help: list[float] = field(default_factory=list)
     suggest: list[float] = field(default_factory=list)
 
@@ -233,9 +235,10 @@ def pay_view_times(games: int, seed: int, clock: Clock) -> PayViewFigure:
     """Seeded random 2-seat games, round cap 30: at each decision, the seat's view, its
     ``payment_help`` and ``suggest_payment`` for each offered action, each on a copy of
     the state as ``apply`` returned it (the Action menu not listed yet, as the server's
-    state read from its snapshot)."""
+    state read from its snapshot). The view with and without payment help are timed in
+    turn, each first every other decision (the machine's drift evens out)."""
     from engine.pax.payhelp import payment_help
-    from engine.pax.view import suggest_payment, view
+    from engine.pax.view import _view, suggest_payment
 
     fig = PayViewFigure()
     for g in range(games):
@@ -247,9 +250,11 @@ def pay_view_times(games: int, seed: int, clock: Clock) -> PayViewFigure:
                 state = E.advance(state)
                 continue
             fresh = replace(state)
-            start = clock()
-            v = view(replace(fresh), seat)
-            fig.view.append(clock() - start)
+            for with_help in (True, False) if len(fig.view) % 2 else (False, True):
+                copy = replace(fresh)
+                start = clock()
+                v = _view(copy, seat, with_payment_help=with_help)
+                (fig.view if with_help else fig.before).append(clock() - start)
             listed = replace(fresh)
             actions = E.legal_actions(listed, seat)
             start = clock()
