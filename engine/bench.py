@@ -195,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", type=int, default=0, help="pax: games checking 16.3")
     parser.add_argument("--undo", type=int, default=0, help="pax: games replayed (an undo)")
     parser.add_argument(
+        "--pay-views", type=int, default=0, help="pax: 2-seat games timing views' payment help"
+    )
+    parser.add_argument(
         "--check-first", type=int, default=0, help="pax: number of the first --check game"
     )
     args = parser.parse_args(argv)
@@ -266,6 +269,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _pax_pay_views(fig: Any) -> None:
+    """15.5.1, P-87: what the payment help adds to the acting seat's view (CPU ms)."""
+
+    def spread(xs: list[float]) -> str:
+        tenth = statistics.quantiles(xs, n=10)
+        return (
+            f"median {statistics.median(xs) * 1000:.3f}, p90 {tenth[-1] * 1000:.3f},"
+            f" max {max(xs) * 1000:.3f} ms"
+        )
+
+    acts = sorted(fig.actions)
+    print(
+        f"payment help (P-87): {len(acts)} decisions, offered actions median"
+        f" {statistics.median(acts):g}, max {acts[-1]}"
+    )
+    print(f"  {'view without payment help (before P-87)':44} {spread(fig.before)}")
+    print(f"  {'view (payment help included)':44} {spread(fig.view)}")
+    ratios = [a / b for a, b in zip(fig.view, fig.before, strict=True) if b > 0]
+    print(f"  view with / without, per decision: median {statistics.median(ratios):.3f}")
+    print(f"  {'payment_help once the actions are listed':44} {spread(fig.help)}")
+    print(f"  {'suggest_payment for every offered action':44} {spread(fig.suggest)}")
+    shares = [h / v for h, v in zip(fig.help, fig.view, strict=True) if v > 0]
+    print(f"  payment help's share of a view: median {statistics.median(shares):.1%}")
+
+
 def _pax(args: argparse.Namespace, clock: Clock) -> int:
     """Pax Illuminaten (engine/pax/bench.py): medians over ``--runs`` rounds."""
     from engine.pax import bench as pax_bench
@@ -316,6 +344,8 @@ def _pax(args: argparse.Namespace, clock: Clock) -> int:
             f" {moves[-1]} server moves; {max(t for _, t in times):.3f} s at most,"
             f" {per_move[len(per_move) // 2] * 1000:.2f} ms a move (median)"
         )
+    if args.pay_views:
+        _pax_pay_views(pax_bench.pay_view_times(args.pay_views, 1, clock))
     if args.check:
         start = clock()
 

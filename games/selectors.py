@@ -129,7 +129,7 @@ def game_view(
     if kind.score_adjustments:
         _florin_adjustments_add(game, view)
     if game.status == GameStatus.VOID:  # voided mid-hand: nobody is to act any more
-        view["legal_actions"] = []
+        view.update({key: [] for key in ("legal_actions", *kind.action_aligned)})
         view["to_act"] = None
     return view
 

@@ -214,3 +214,56 @@ def replay_times(games: int, cap: int, seed: int, clock: Clock) -> list[tuple[in
         out.append((len(log), clock() - start))
         assert again == state
     return out
+
+
+@dataclass
+class PayViewFigure:
+    """Per decision of the seat to act (15.5.1, P-87): its offered actions, the CPU of
+    its whole view (payment help included), of the view as before P-87 (without it), of
+    the payment help alone once the actions are listed (what it adds to the view), and of
+    the way before it (``suggest_payment``, an ``apply`` per action, for every offered
+    action)."""
+
+    actions: list[int] = field(default_factory=list)
+    view: list[float] = field(default_factory=list)
+    before: list[float] = field(default_factory=list)
+    help: list[float] = field(default_factory=list)
+    suggest: list[float] = field(default_factory=list)
+
+
+def pay_view_times(games: int, seed: int, clock: Clock) -> PayViewFigure:
+    """Seeded random 2-seat games, round cap 30: at each decision, the seat's view, its
+    ``payment_help`` and ``suggest_payment`` for each offered action, each on a copy of
+    the state as ``apply`` returned it (the Action menu not listed yet, as the server's
+    state read from its snapshot). The view with and without payment help are timed in
+    turn, each first every other decision (the machine's drift evens out)."""
+    from engine.pax.payhelp import payment_help
+    from engine.pax.view import _view, suggest_payment
+
+    fig = PayViewFigure()
+    for g in range(games):
+        rng = random.Random(f"pay-{seed}-{g}")
+        state = E.new_game(2, "standard", f"pay-{seed}-{g}", {"round_cap": 30})
+        while not E.is_over(state):
+            seat = E.to_act(state)
+            if seat is None:
+                state = E.advance(state)
+                continue
+            fresh = replace(state)
+            for with_help in (True, False) if len(fig.view) % 2 else (False, True):
+                copy = replace(fresh)
+                start = clock()
+                v = _view(copy, seat, with_payment_help=with_help)
+                (fig.view if with_help else fig.before).append(clock() - start)
+            listed = replace(fresh)
+            actions = E.legal_actions(listed, seat)
+            start = clock()
+            payment_help(listed, seat)
+            fig.help.append(clock() - start)
+            start = clock()
+            for a in actions:
+                suggest_payment(listed, seat, a)
+            fig.suggest.append(clock() - start)
+            fig.actions.append(len(v["legal_actions"]))
+            state = E.apply(state, seat, rng.choice(actions))
+    return fig

@@ -6,7 +6,9 @@ seats and state filtered as H.8 says, the log's recent entries filtered the same
 (P-12: the entries from the start of the turn N turns back, N the seats; ``view_log``
 gives any part), ``legal_actions`` for that seat, the open ``decision``'s public help
 (P-26: which unit a payment is for, who receives a Conspire token, ...),
-``state_version`` and the derived facts of 15.5.1.
+``payment_help`` for the seat's offered actions (15.5.1, P-87: one entry per action of
+``legal_actions``; [] for every other seat and a spectator), ``state_version`` and the
+derived facts of 15.5.1.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from engine.core import JsonDict
 from engine.pax import board as b
 from engine.pax.engine import decision, legal_actions, to_act
+from engine.pax.payhelp import payment_help
 from engine.pax.plots import _cells, first_witness
 from engine.pax.record import record_head, state_json
 from engine.pax.state import State, Table, thaw
@@ -134,6 +137,12 @@ def derived(t: Table, seat: int | None) -> JsonDict:
 
 def view(state: State, seat: int | None) -> JsonDict:
     """The seat's view (H.8). Never ``setup`` or ``state.internal``."""
+    return _view(state, seat, with_payment_help=True)
+
+
+def _view(state: State, seat: int | None, *, with_payment_help: bool) -> JsonDict:
+    """The view; without its ``payment_help`` only for ``engine.pax.bench`` (the view as
+    it was before P-87, timed beside it)."""
     head = record_head(state)
     start = recent_start(state)
     t = thaw(state)
@@ -150,15 +159,16 @@ def view(state: State, seat: int | None) -> JsonDict:
         "state_version": len(state.log),
         "to_act": to_act(state),
         "legal_actions": [] if seat is None else legal_actions(state, seat),
+        **({"payment_help": payment_help(state, seat)} if with_payment_help else {}),
         "decision": decision(state),
         "derived": derived(t, seat),
     }
 
 
 def suggest_payment(state: State, seat: int, action: JsonDict) -> list[JsonDict]:
-    """15.5.1's payment help, on request (listing it for every offered action in every
-    view would cost an ``apply`` per action): the ``pay`` actions that would pay for
-    ``action`` if the seat took the first offered option at each unit. [] when it costs
+    """15.5.1's suggested payment for one action, by ``apply`` (the view's
+    ``payment_help`` gives the same without one, P-87): the ``pay`` actions that would
+    pay for ``action`` if the seat took the first offered option at each unit. [] when it costs
     nothing (or the payment is taken by the engine, R79). Raises ``IllegalAction`` if
     ``action`` is not legal."""
     from engine.pax.engine import apply

@@ -111,6 +111,27 @@ PaxActionShape._declared_fields["from"] = serializers.JSONField(
 )
 
 
+class PaxPaymentHelpShape(Shape[dict[str, Any]]):
+    """15.5.1's payment help for one offered action (docs/pax.md P-87)."""
+
+    units = serializers.IntegerField(
+        help_text=(
+            "The payment units (2.2.4) the action opens at once, one `pay` decision each, "
+            "those the engine pays by itself (R79) included; 0: it costs nothing."
+        )
+    )
+    payable = serializers.BooleanField(
+        help_text="Whether it can be paid: always true, only payable actions are offered (R80)."
+    )
+    payment = PaxActionShape(
+        many=True,
+        help_text=(
+            "One suggested payment: the `pay` actions you would send, the first offered "
+            "option at each unit that has a choice. You may pay otherwise."
+        ),
+    )
+
+
 class PaxSettingsShape(Shape[dict[str, Any]]):
     variant = serializers.ChoiceField(choices=VARIANTS)
     players = serializers.IntegerField()
@@ -165,6 +186,13 @@ class PaxGameViewResponse(Shape[dict[str, Any]]):
     seat = serializers.IntegerField(allow_null=True, help_text="The view's seat (null: spectator).")
     to_act = serializers.IntegerField(allow_null=True)
     legal_actions = PaxActionShape(many=True)
+    payment_help = PaxPaymentHelpShape(
+        many=True,
+        help_text=(
+            "15.5.1, P-87: one entry per entry of `legal_actions`, in the same order; "
+            "empty when you are not to act."
+        ),
+    )
     decision = serializers.DictField(allow_null=True, help_text="Help on the open decision (P-26).")
     result = PaxResultShape(allow_null=True)
     state = serializers.DictField(

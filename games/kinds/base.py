@@ -58,6 +58,9 @@ class GameKind:
     key: str = ""
     # Whether staff may add to or take from a seat's total beside the record.
     score_adjustments: bool = False
+    # The view's lists that hold one entry per entry of ``legal_actions`` (Pax
+    # Illuminaten's ``payment_help``, 15.5.1): emptied with it when nobody may act.
+    action_aligned: tuple[str, ...] = ()
     # The game's pages (``games/web/pages_<key>.py``, imported by name through
     # ``games.web.pages``): its table's template and the partials an htmx update may ask
     # for, the table's context built from a seat's view alone, its replay and rules pages.

@@ -113,6 +113,7 @@ class Pax(GameKind):
     key = "pax"
     pages_module = "games.web.pages_pax"
     score_adjustments = False  # scores are the rules' own, recomputed from the record
+    action_aligned = ("payment_help",)  # 15.5.1, docs/pax.md P-87
 
     # --- the engine and the table's options --------------------------------------------
 
@@ -207,6 +208,7 @@ class Pax(GameKind):
             "log": [],
             "to_act": None,
             "legal_actions": [],
+            "payment_help": [],
             "decision": None,
             "derived": None,
             "result": None,

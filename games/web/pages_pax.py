@@ -4,7 +4,6 @@ it, and the rules page. The views reach them through the game's kind."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import HttpRequest
@@ -41,16 +40,9 @@ SEAT_HELP = {
 
 def table_context(request: HttpRequest, game: Any, view: dict[str, Any]) -> dict[str, Any]:
     """What the table shows, from the seat's view alone; ``?pos=r,c`` picks a map card
-    whose actions are listed (the click on a highlighted target)."""
-    context = pax_table.context(view, picked=request.GET.get("pos", "")[:20])
-    seat = view.get("my_seat")
-    if context.get("picked_actions") and seat is not None and seat == view.get("to_act"):
-        # 15.5.1's payment help for the few actions aimed at the clicked card: the
-        # payments the engine would take, from this seat's own decisions only.
-        state = kinds.of(game).load(game.snapshot)
-        for action in context["picked_actions"]:
-            action["cost"] = pax_table.cost_text(state, seat, json.loads(action["json"]))
-    return context
+    whose actions are listed (the click on a highlighted target), each with the view's
+    suggested payment (15.5.1, P-87)."""
+    return pax_table.context(view, picked=request.GET.get("pos", "")[:20])
 
 
 def announcement(context: dict[str, Any]) -> str:

@@ -20,9 +20,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from engine.core import IllegalAction
 from engine.pax.loader import data as pax_data
-from engine.pax.view import suggest_payment
 from games.kinds.pax import KIND as PAX
 from games.kinds.pax import automa_name
 from games.web import pax_log, vocab
@@ -97,17 +95,13 @@ def action_label(a: JsonDict) -> str:
     return " · ".join(parts)
 
 
-def cost_text(state: Any, seat: int, action: JsonDict) -> str:
-    """One suggested payment for ``action`` (15.5.1, ``engine.pax.view.suggest_payment``):
-    the tokens the seat's first offered option at each unit would pay; "" when free. The
-    player still chooses each unit (every ``pay`` is its own decision), the suggestion
-    marked."""
-    try:
-        units = suggest_payment(state, seat, action)
-    except IllegalAction:
-        return ""
+def payment_text(payment: list[JsonDict]) -> str:
+    """A suggested payment (15.5.1, the view's ``payment_help``, P-87) in words: the
+    token, exchange or reduction of each ``pay`` action; "" when there is none to choose.
+    The player still chooses each unit (every ``pay`` is its own decision, the suggestion
+    marked)."""
     words = []
-    for unit in units:
+    for unit in payment:
         if unit.get("faction") is None:
             words.append(pgettext("pax", "reduction"))
         elif unit.get("exchange"):
@@ -257,22 +251,30 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
     state = view.get("state")
     if state is None:
         return {**base, "started": False}
+    pending = state.get("pending") or []
+    decision_kind = pending[-1]["kind"] if pending else None
+    # 15.5.1, P-87: each action's suggested payment, from the view's payment help; at a
+    # pay decision the suggested option itself is marked instead.
+    helps = view.get("payment_help") or []
     actions = [
         {
             "json": json.dumps(a, separators=(",", ":"), sort_keys=True),
             "label": action_label(a),
             "type": a.get("type"),
             "targets": _targets(a),
+            "cost": (
+                payment_text(helps[i]["payment"])
+                if i < len(helps) and decision_kind != "pay"
+                else ""
+            ),
         }
-        for a in view.get("legal_actions", [])
+        for i, a in enumerate(view.get("legal_actions", []))
     ]
     targets: dict[str, list[JsonDict]] = {}
     for a in actions:
         for t in a["targets"]:
             targets.setdefault(t, []).append(a)
     free = [a for a in actions if not a["targets"]]
-    pending = state.get("pending") or []
-    decision_kind = pending[-1]["kind"] if pending else None
     players = []
     for p in state["players"]:
         mine = p["seat"] == my_seat

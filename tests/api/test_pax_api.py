@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from engine.pax import engine as pax_engine
 from engine.pax.bots import autopilot_oust_card
+from engine.pax.view import suggest_payment
 from engine.pax.view import view as pax_view
 from games import kinds, selectors, services
 from games.api import serializers as shapes
@@ -117,6 +118,61 @@ def test_a_person_plays_a_whole_pax_game_against_bots_over_the_api(
     moves = anonymous.get(f"{url}moves").json()["moves"]
     assert len(moves) == len(record["moves"])
     assert any(m["action"]["type"] == "advance" for m in moves)  # automatic steps (P-70)
+
+
+def test_the_seat_to_act_gets_payment_help_and_nobody_else_does(
+    owner: Any, opponent: Any, bearer: Bearer, anonymous: Client
+) -> None:
+    """15.5.1, P-87: the acting seat's JSON view carries one ``payment_help`` entry per
+    legal action, the engine's suggested payment (``suggest_payment``) among them; the
+    other seat's view and a spectator's carry an empty list (15.4)."""
+    game = game_with_seed(
+        creator=owner, seed="api-pax-pay", game_type="pax", player_count=2, rated=False
+    )
+    services.game_join(game_id=game.pk, user=opponent)
+    clients = {0: bearer(owner), 1: bearer(opponent)}
+    url = game_url(game)
+    rng = random.Random(5)
+    for _ in range(200):
+        server_steps(game)
+        game.refresh_from_db()
+        seat = game.to_act_seat
+        assert seat is not None
+        mine = clients[seat].get(url).json()
+        assert_shape(PaxGameViewResponse(), mine, "view")
+        helps = mine["payment_help"]
+        assert len(helps) == len(mine["legal_actions"])
+        assert clients[1 - seat].get(url).json()["payment_help"] == []
+        assert anonymous.get(url).json()["payment_help"] == []
+        if any(h["payment"] for h in helps):
+            state = kinds.of(game).load(game.snapshot)
+            for action, h in zip(mine["legal_actions"], helps, strict=True):
+                assert h["payment"] == suggest_payment(state, seat, action)
+                assert h["payable"] is True
+            return
+        answer = clients[seat].post(
+            f"{url}actions",
+            {"action": rng.choice(mine["legal_actions"]), "version": mine["version"]},
+            format="json",
+        )
+        assert answer.status_code == 200, answer.json()
+    raise AssertionError("no action with a payment to choose in 200 decisions")
+
+
+def test_a_void_game_offers_no_action_and_no_payment_help(owner: Any, bearer: Bearer) -> None:
+    """P-87: ``payment_help`` stays aligned with ``legal_actions`` when a game is called
+    off before anyone played (both empty: ``GameKind.action_aligned``)."""
+    client, view = pax_game(owner, bearer)
+    url = game_url(Game.objects.get(pk=view["id"]))
+    mine = client.get(url).json()
+    assert mine["to_act"] == 0
+    assert len(mine["payment_help"]) == len(mine["legal_actions"]) > 0
+    response = client.post(f"{url}abort", {}, format="json")
+    assert response.status_code == 200, response.json()
+    void = client.get(url).json()
+    assert void["status"] == "void"
+    assert (void["legal_actions"], void["payment_help"]) == ([], [])
+    assert_shape(PaxGameViewResponse(), void, "void")
 
 
 def test_three_api_clients_play_a_whole_game_and_the_record_catches_tampering(

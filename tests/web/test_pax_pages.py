@@ -17,6 +17,7 @@ from django.test import Client as DjangoClient
 from django.utils import translation
 
 from engine.pax import engine as pax_engine
+from engine.pax.view import suggest_payment
 from games import kinds, services
 from games.models import Game, GameStatus
 from games.web import pax_table
@@ -90,8 +91,10 @@ def test_the_table_draws_the_map_and_highlights_the_legal_targets(
 def test_a_click_on_a_target_lists_its_actions_with_a_suggested_payment(
     pax_game: Game, owner: Any
 ) -> None:
-    """15.5.1: costs shown with one suggested payment; the player still pays unit by
-    unit (each ``pay`` is its own decision, the suggested one marked)."""
+    """15.5.1, P-87: costs shown with one suggested payment, the view's payment help
+    (the engine's ``suggest_payment`` for each action aimed at the card); the player
+    still pays unit by unit (each ``pay`` is its own decision, the suggested one
+    marked)."""
     action = _play_to(pax_game, owner, random.Random(1), want="influence")
     pax_game.refresh_from_db()
     pos = pax_table._pos(action["target"])
@@ -104,9 +107,11 @@ def test_a_click_on_a_target_lists_its_actions_with_a_suggested_payment(
     assert text.count('name="action"') == len(aimed) + len(
         [a for a in pax_engine.legal_actions(state, 0) if not pax_table._targets(a)]
     )
-    costs = [pax_table.cost_text(state, 0, a) for a in aimed]
+    costs = [pax_table.payment_text(suggest_payment(state, 0, a)) for a in aimed]
+    assert any(costs), aimed  # an Influence here costs a choice of tokens
     for cost in filter(None, costs):
         assert f"suggested payment: {cost}" in text
+    assert text.count("suggested payment:") >= len(list(filter(None, costs)))
     assert len(answer.content) < PARTIAL_BUDGET
 
 
