@@ -6,8 +6,10 @@ the game on the model through the engine (``engine.apply`` and ``advance``, R78)
 seat's Check phase, every other seat's turn (an automa's is automatic steps, 14.8), up
 to the seat's next decision of its next turn, or the game's end. Every decision met on
 the way, for any seat, is answered as ``sim.choose`` answers it, without looking ahead
-(the lowest depth of P-52). The model's hidden cards (the decks' order, other hands) are
-the sample's, so what it shows is one possible future, not the game's.
+(the lowest depth of P-52), except the event kept against an edict-counting automa
+(``keep_special``, which the search bot also plays in the game). The model's hidden
+cards (the decks' order, other hands) are the sample's, so what it shows is one possible
+future, not the game's.
 """
 
 from __future__ import annotations

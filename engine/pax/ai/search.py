@@ -41,6 +41,8 @@ BIG_MENU = 80
 NEXT_WIDTH_BIG = 5
 FAILED = float("-inf")
 REPLY = True
+"""Against an automa (the bot the only human seat), value a kept action's best table after
+the automa's reply (P-54)."""
 REPLY_ERRORS = (
     ReplyError,
     SimulationError,
