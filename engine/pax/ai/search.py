@@ -1,15 +1,20 @@
-"""The ``search`` seat bot: determinized sampling with two-action lookahead (P-54).
+"""The ``search`` seat bot: determinized sampling with two-action lookahead and, against
+an automa, its reply (P-54).
 
 From its view alone it draws ``SAMPLES`` full states consistent with what it sees
 (``model.determinize``: face-down map cards, other hands, the decks). At the Action phase
 menu it makes the heuristic's claims and winning end (P-53); otherwise it ranks every
 legal action by the heuristic's one-action lookahead on the first sample, keeps the best
-``TOP`` and "end", and scores each kept action on every sample as the best of: the table
+``TOP`` and "end", and scores each kept action on every sample by the best of: the table
 right after it, or after it and one more action of the same turn (``NEXT_WIDTH`` of them,
 spread over the list; ``NEXT_WIDTH_BIG`` in a menu of more than ``BIG_MENU`` actions).
-The action with the best mean score is played. A scheme's Bonus or Special decision is
-scored the same way (one action, every sample). The rest follows the heuristic. Fixed
-budgets, no clock: the same view and rng give the same action.
+When the seat is the only human and an automa the other seat, that best table is then
+run on through the end of the turn and the automa's whole turn to the seat's next
+decision (``reply.after_replies``) and valued there. The action with the best mean
+score is played. A scheme's Bonus or Special decision is scored the same way (one action,
+every sample, no reply). Against an automa that counts discarded edicts (St. Germain) it
+keeps a special event rather than an edict (``reply.keep_special``). The rest follows the
+heuristic. Fixed budgets, no clock: the same view and rng give the same action.
 """
 
 from __future__ import annotations
@@ -17,14 +22,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.core import JsonDict
+from engine.core import IllegalAction, JsonDict
 from engine.pax.ai.evaluate import value
 from engine.pax.ai.heuristic import claim_first, decide, pending_kind
 from engine.pax.ai.model import determinize
+from engine.pax.ai.reply import ReplyError, after_replies, keep_special
 from engine.pax.ai.sim import SimulationError, outcome, play_out, starter
 from engine.pax.menu import menu_options
 from engine.pax.plots import victory
-from engine.pax.state import State, freeze, thaw
+from engine.pax.state import State, Table, freeze, thaw
 
 SAMPLES = 3
 TOP = 4
@@ -34,6 +40,19 @@ BIG_MENU = 80
 (measured): the second actions are then cut to ``NEXT_WIDTH_BIG`` to stay under 1 s."""
 NEXT_WIDTH_BIG = 5
 FAILED = float("-inf")
+REPLY = True
+"""Against an automa (the bot the only human seat), value a kept action's best table after
+the automa's reply (P-54)."""
+REPLY_ERRORS = (
+    ReplyError,
+    SimulationError,
+    IllegalAction,
+    AssertionError,
+    KeyError,
+    IndexError,
+    ValueError,
+)
+"""What a sample may make the engine raise while it runs the replies on the model."""
 
 
 def spread(items: Sequence[JsonDict], width: int) -> list[JsonDict]:
@@ -44,25 +63,46 @@ def spread(items: Sequence[JsonDict], width: int) -> list[JsonDict]:
     return [items[int(i * step)] for i in range(width)]
 
 
+def replied(t: Table, seat: int, static: float) -> float:
+    """The value of ``t`` after the seat ends its turn there and the others reply
+    (``reply.after_replies``); ``static`` when the model cannot run on."""
+    if not REPLY or t.g.humans > 1 or t.g.humans == t.g.players:
+        return static
+    if t.result is not None or t.active != seat:
+        return static
+    try:
+        return value(after_replies(t, seat), seat)
+    except REPLY_ERRORS:
+        return static
+
+
 def two_step(base: State, action: JsonDict, seat: int, width: int = NEXT_WIDTH) -> float:
-    """The best of the table after ``action`` and after it and one more action."""
+    """The best of the table after ``action`` and after it and one more action, valued
+    after the automa's reply (``replied``)."""
     if action["type"] == "end":
-        return value(thaw(base), seat)
+        t = thaw(base)
+        return replied(t, seat, value(t, seat))
     try:
         t = play_out(base, starter("action", action), 1)
     except (SimulationError, AssertionError, KeyError, IndexError, ValueError):
         return FAILED
-    best = value(t, seat)
+    best, best_t = value(t, seat), t
     if t.result is not None or t.active != seat:
         return best
     after = freeze(t, close=False)
     try:
         nxt = [a for a in menu_options(thaw(after)) if a["type"] != "end"]
     except (AssertionError, KeyError, IndexError, ValueError):
-        return best
+        return replied(best_t, seat, best)
     for b in spread(nxt, width):
-        best = max(best, outcome(after, "action", b, seat, 2))
-    return best
+        try:
+            u = play_out(after, starter("action", b), 2)
+        except (SimulationError, AssertionError, KeyError, IndexError, ValueError):
+            continue
+        v = value(u, seat)
+        if v > best:
+            best, best_t = v, u
+    return replied(best_t, seat, best)
 
 
 def ranked(base: State, kind: str, actions: Sequence[JsonDict], seat: int) -> list[int]:
@@ -75,6 +115,10 @@ def search_choice(view: JsonDict, samples: list[State]) -> JsonDict:
     actions = [dict(a) for a in view["legal_actions"]]
     seat = view["seat"]
     kind = pending_kind(view)
+    if kind == "keep_event":
+        special = keep_special(thaw(samples[0]), actions)
+        if special is not None:
+            return special
     if kind not in ("action", "bonus", "special"):
         return decide(view, samples[0])
     if kind == "action":
