@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import npgettext, pgettext
 
 from engine.pax.loader import data as pax_data
 from games.kinds.pax import KIND as PAX
@@ -109,6 +109,23 @@ def payment_text(payment: list[JsonDict]) -> str:
         else:
             words.append(v.faction(unit["faction"]))
     return _(", ").join(words)
+
+
+def cost_text(help_: JsonDict) -> str:
+    """An offered action's cost from its payment help (P-87): the suggested payment of the
+    units the player chooses, then how many units have one way to pay, which the engine
+    pays itself (R79: they are in ``units``, not in ``payment``); "" when it is free."""
+    text = payment_text(help_["payment"])
+    forced = help_["units"] - len(help_["payment"])
+    if forced > 0:
+        paid = npgettext(
+            "pax",
+            "%(n)s unit with one way to pay, paid for you",
+            "%(n)s units with one way to pay, paid for you",
+            forced,
+        ) % {"n": forced}
+        text = _(", ").join([text, paid]) if text else paid
+    return text
 
 
 def _card(card_id: str | None) -> JsonDict | None:
@@ -262,11 +279,7 @@ def context(view: JsonDict, *, picked: str) -> JsonDict:
             "label": action_label(a),
             "type": a.get("type"),
             "targets": _targets(a),
-            "cost": (
-                payment_text(helps[i]["payment"])
-                if i < len(helps) and decision_kind != "pay"
-                else ""
-            ),
+            "cost": cost_text(helps[i]) if i < len(helps) and decision_kind != "pay" else "",
         }
         for i, a in enumerate(view.get("legal_actions", []))
     ]
