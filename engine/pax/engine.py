@@ -169,6 +169,13 @@ def apply(state: State, seat: int, action: JsonDict) -> State:
     return freeze(t)
 
 
+def resume(t: Table) -> None:
+    """Run ``t.program`` on from where the table stands, with no recorded answers, until a
+    live decision or an automatic step (as ``advance`` does after a step's own opening).
+    For a model table a bot played an action out on (``engine.pax.ai.reply``, P-54)."""
+    _run(t, None, [])
+
+
 def advance(state: State) -> State:
     """Run one automatic step (R78) and log it."""
     if state.result is not None:

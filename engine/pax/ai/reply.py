@@ -55,7 +55,7 @@ def _run_on(t: Table) -> State:
     u = thaw(freeze(t, close=False))
     u.origin = None
     u.answers = []
-    pax_engine._run(u, None, [])
+    pax_engine.resume(u)
     return freeze(u)
 
 
