@@ -6,30 +6,24 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from engine.core import JsonDict
 from engine.pax.view import view
 from games.web import pax_table
-from tests.engine.pax.support import favor, put, ready, table
+from tests.engine.pax.support import favor, help_of, put, ready, table
 
 SEED = "seat-2"  # seat 0's contact is C15: PRO, MAG, SCH (tests/engine/pax/test_payhelp.py)
 SCOUT = {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]}
 INFLUENCE = {"type": "influence", "by": "main", "target": [4, 4], "n": 1}
 
 
-def _help(v: JsonDict, action: JsonDict) -> JsonDict:
-    help_: JsonDict = v["payment_help"][v["legal_actions"].index(action)]
-    return help_
-
-
 def test_a_unit_the_engine_pays_is_shown_as_paid_for_you() -> None:
     t = table(3, SEED)
     favor(t, 0, PRO=1)  # the Scout's one unit can only be paid with this PRO
     v = view(ready(t), 0)
-    scout = _help(v, SCOUT)
+    scout = help_of(v, SCOUT)
     assert scout == {"units": 1, "payable": True, "payment": []}
     with translation.override("en"):
         assert pax_table.cost_text(scout) == "1 unit with one way to pay, paid for you"
-        end = _help(v, {"type": "end"})
+        end = help_of(v, {"type": "end"})
         assert pax_table.cost_text(end) == ""  # free: no cost shown
     with translation.override("ja"):
         text = pax_table.cost_text(scout)
@@ -41,7 +35,7 @@ def test_a_choice_of_tokens_is_shown_as_the_suggested_payment() -> None:
     put(t, (4, 4), "PIL016", [0, 1])
     favor(t, 0, NOB=6, PRO=6, ART=3)
     v = view(ready(t), 0)
-    influence = _help(v, INFLUENCE)
+    influence = help_of(v, INFLUENCE)
     assert influence["units"] == len(influence["payment"]) == 3  # every unit a choice
     with translation.override("en"):
         text = pax_table.cost_text(influence)

@@ -243,3 +243,9 @@ def oust_table(t: Table, blue: list[str], red: list[str]) -> State:
         "k": 1,
     }
     return act(ready(t), oust)
+
+
+def help_of(v: JsonDict, action: JsonDict) -> JsonDict:
+    """The payment help (P-87) the view ``v`` gives for the offered ``action``."""
+    entry: JsonDict = v["payment_help"][v["legal_actions"].index(action)]
+    return entry

@@ -18,15 +18,10 @@ from engine.pax.engine import VARIANTS
 from engine.pax.payhelp import open_bill, payment_help
 from engine.pax.state import State, thaw
 from engine.pax.view import suggest_payment, view
-from tests.engine.pax.support import act, fav, favor, kinds, pay, put, ready, table
+from tests.engine.pax.support import act, fav, favor, help_of, kinds, pay, put, ready, table
 
 SEED = "seat-2"  # seat 0's contact is C15: PRO, MAG, SCH
 INFLUENCE = {"type": "influence", "by": "main", "target": [4, 4], "n": 1}
-
-
-def _help_of(v: JsonDict, action: JsonDict) -> JsonDict:
-    entry: JsonDict = v["payment_help"][v["legal_actions"].index(action)]
-    return entry
 
 
 def test_p87_each_offered_action_carries_its_units_and_a_payment_that_pays_it() -> None:
@@ -37,11 +32,11 @@ def test_p87_each_offered_action_carries_its_units_and_a_payment_that_pays_it() 
     v = view(s, 0)
     assert len(v["payment_help"]) == len(v["legal_actions"])
     assert all(h["payable"] for h in v["payment_help"])  # R80: only payable ones offered
-    h = _help_of(v, INFLUENCE)
+    h = help_of(v, INFLUENCE)
     assert h["units"] == 3  # PIL016's next open slot: three icons (7.2.3)
     assert h["payment"] == [pay("NOB"), pay("NOB"), pay("PRO")]
-    assert _help_of(v, {"type": "end"}) == {"units": 0, "payable": True, "payment": []}
-    assert _help_of(v, {"type": "extort", "by": "main", "target": "placard"})["units"] == 0
+    assert help_of(v, {"type": "end"}) == {"units": 0, "payable": True, "payment": []}
+    assert help_of(v, {"type": "extort", "by": "main", "target": "placard"})["units"] == 0
     after = act(s, INFLUENCE, *h["payment"])
     assert kinds(after) == "action"  # paid in full: the menu again
     assert fav(after, 0) == {"NOB": 4, "PRO": 5, "ART": 3}
@@ -49,7 +44,7 @@ def test_p87_each_offered_action_carries_its_units_and_a_payment_that_pays_it() 
     at_pay = act(s, INFLUENCE)
     w = view(at_pay, 0)
     assert kinds(at_pay) == "pay"
-    assert _help_of(w, pay("NOB")) == {"units": 2, "payable": True, "payment": h["payment"][1:]}
+    assert help_of(w, pay("NOB")) == {"units": 2, "payable": True, "payment": h["payment"][1:]}
 
 
 def test_p87_a_unit_the_engine_pays_counts_but_is_not_suggested() -> None:
@@ -59,7 +54,7 @@ def test_p87_a_unit_the_engine_pays_counts_but_is_not_suggested() -> None:
     s = ready(t)
     scout = {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]}
     v = view(s, 0)
-    assert _help_of(v, scout) == {"units": 1, "payable": True, "payment": []}
+    assert help_of(v, scout) == {"units": 1, "payable": True, "payment": []}
     assert suggest_payment(s, 0, scout) == []
     after = act(s, scout)  # the engine paid the one PRO (and placed the card: R79)
     assert kinds(after) == "action"
