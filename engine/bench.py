@@ -284,10 +284,7 @@ def _pax_pay_views(fig: Any) -> None:
         f"payment help (P-87): {len(acts)} decisions, offered actions median"
         f" {statistics.median(acts):g}, max {acts[-1]}"
     )
-    print(f"  {'view without payment help (before P-87)':44} {spread(fig.before)}")
     print(f"  {'view (payment help included)':44} {spread(fig.view)}")
-    ratios = [a / b for a, b in zip(fig.view, fig.before, strict=True) if b > 0]
-    print(f"  view with / without, per decision: median {statistics.median(ratios):.3f}")
     print(f"  {'payment_help once the actions are listed':44} {spread(fig.help)}")
     print(f"  {'suggest_payment for every offered action':44} {spread(fig.suggest)}")
     shares = [h / v for h, v in zip(fig.help, fig.view, strict=True) if v > 0]

@@ -226,7 +226,6 @@ class PayViewFigure:
 
     actions: list[int] = field(default_factory=list)
     view: list[float] = field(default_factory=list)
-    before: list[float] = field(default_factory=list)
     help: list[float] = field(default_factory=list)
     suggest: list[float] = field(default_factory=list)
 
@@ -235,10 +234,10 @@ def pay_view_times(games: int, seed: int, clock: Clock) -> PayViewFigure:
     """Seeded random 2-seat games, round cap 30: at each decision, the seat's view, its
     ``payment_help`` and ``suggest_payment`` for each offered action, each on a copy of
     the state as ``apply`` returned it (the Action menu not listed yet, as the server's
-    state read from its snapshot). The view with and without payment help are timed in
-    turn, each first every other decision (the machine's drift evens out)."""
+    state read from its snapshot); ``payment_help`` again on the copy whose actions are
+    listed, which is what it adds to a view."""
     from engine.pax.payhelp import payment_help
-    from engine.pax.view import _view, suggest_payment
+    from engine.pax.view import suggest_payment, view
 
     fig = PayViewFigure()
     for g in range(games):
@@ -250,11 +249,10 @@ def pay_view_times(games: int, seed: int, clock: Clock) -> PayViewFigure:
                 state = E.advance(state)
                 continue
             fresh = replace(state)
-            for with_help in (True, False) if len(fig.view) % 2 else (False, True):
-                copy = replace(fresh)
-                start = clock()
-                v = _view(copy, seat, with_payment_help=with_help)
-                (fig.view if with_help else fig.before).append(clock() - start)
+            copy = replace(fresh)
+            start = clock()
+            v = view(copy, seat)
+            fig.view.append(clock() - start)
             listed = replace(fresh)
             actions = E.legal_actions(listed, seat)
             start = clock()

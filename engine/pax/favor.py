@@ -221,7 +221,7 @@ def pay_options(t: Table, seat: int, bill: Bill, i: int) -> list[JsonDict]:
     out: list[JsonDict] = []
     if bill.reducible(i):
         saved = (list(bill.budgets), bill.d)
-        _reduce(bill, i)
+        reduce_unit(bill, i)
         if feasible(counts, bill, i + 1, rate, wa):
             out.append({"type": "pay", "faction": None, "exchange": False})
         bill.budgets, bill.d = saved
@@ -243,7 +243,9 @@ def pay_options(t: Table, seat: int, bill: Bill, i: int) -> list[JsonDict]:
     return out
 
 
-def _reduce(bill: Bill, i: int) -> None:
+def reduce_unit(bill: Bill, i: int) -> None:
+    """Unit i of the bill is waived: one reduction of its slot's budget, else of the
+    bill's own."""
     s = bill.slot_of[i]
     if bill.budgets[s] > 0:
         bill.budgets[s] -= 1
@@ -251,9 +253,18 @@ def _reduce(bill: Bill, i: int) -> None:
         bill.d -= 1
 
 
+def settle_unit(t: Table, bill: Bill, i: int, answer: JsonDict) -> tuple[int, int] | None:
+    """Unit i of ``bill`` paid by a ``pay`` answer: a reduction is used up on the bill
+    (None); otherwise the faction and the number of its tokens the unit takes (1, or the
+    exchange rate, 2.2.4). ``pay`` spends them; ``payhelp`` takes them on a copy."""
+    if answer["faction"] is None:
+        reduce_unit(bill, i)
+        return None
+    return t.g.cat.factions.index(answer["faction"]), exchange_rate(t) if answer["exchange"] else 1
+
+
 def pay(t: Table, ctx: Ctx, seat: int, bill: Bill) -> Proc[None]:
     """Pay a bill one unit at a time (H.7 ``pay``)."""
-    fi = {c: i for i, c in enumerate(t.g.cat.factions)}
     for i in range(len(bill.units)):
         unit = [t.g.cat.factions[f] for f in bill.units[i]]
         a = yield from ctx.ask(
@@ -262,12 +273,9 @@ def pay(t: Table, ctx: Ctx, seat: int, bill: Bill) -> Proc[None]:
             lambda i=i: pay_options(t, seat, bill, i),  # type: ignore[misc]
             context={"unit": unit, "units_left": len(bill.units) - i},
         )
-        if a["faction"] is None:
-            _reduce(bill, i)
-            continue
-        f = fi[a["faction"]]
-        n = exchange_rate(t) if a["exchange"] else 1
-        spend(t, seat, f, n)
+        cost = settle_unit(t, bill, i, a)
+        if cost is not None:
+            spend(t, seat, *cost)
 
 
 def spend(t: Table, seat: int, f: int, n: int) -> None:

@@ -18,7 +18,8 @@ a forced Court pick is none, a forced Action phase menu is ``end``), so its sugg
 [] (tests/engine/pax/test_payhelp.py checks the result against ``suggest_payment`` over
 seeded random games). The bill is the engine's own (``scout_bill`` ... ``oust_bill``),
 paid one unit at a time with the first option ``favor.pay_options`` offers; a unit with
-one option is the engine's (R79) and is not listed, as ``suggest_payment`` does not.
+one option is the engine's (R79): it is not in ``payment``, as ``suggest_payment`` does
+not list it, but in ``forced``, so a client can say which token the engine takes.
 """
 
 from __future__ import annotations
@@ -60,24 +61,24 @@ def _copy(bill: fv.Bill) -> fv.Bill:
 
 
 def _take(t: Table, seat: int, bill: fv.Bill, i: int, choice: JsonDict) -> None:
-    """Pay unit i of ``bill`` with ``choice`` as ``favor.pay`` does (on this copy)."""
-    if choice["faction"] is None:
-        fv._reduce(bill, i)
-        return
-    f = t.g.cat.factions.index(choice["faction"])
-    t.favor[seat][f] -= fv.exchange_rate(t) if choice["exchange"] else 1
+    """Pay unit i of ``bill`` with ``choice`` as ``favor.pay`` does (on this copy: the
+    pool and the log are left alone)."""
+    cost = fv.settle_unit(t, bill, i, choice)
+    if cost is not None:
+        t.favor[seat][cost[0]] -= cost[1]
 
 
-def follow(t: Table, seat: int, bill: fv.Bill, i: int) -> list[JsonDict]:
-    """The ``pay`` answers of units i on, the first offered option at each, those with
-    one option left out (R79). ``t.favor`` and ``bill`` change: pass copies."""
-    out: list[JsonDict] = []
+def follow(t: Table, seat: int, bill: fv.Bill, i: int) -> tuple[list[JsonDict], list[JsonDict]]:
+    """The ``pay`` answers of units i on, the first offered option at each: those the
+    seat chooses, and those with one option, which the engine gives itself (R79).
+    ``t.favor`` and ``bill`` change: pass copies."""
+    chosen: list[JsonDict] = []
+    forced: list[JsonDict] = []
     for u in range(i, len(bill.units)):
         options = fv.pay_options(t, seat, bill, u)
-        if len(options) > 1:
-            out.append(options[0])
+        (chosen if len(options) > 1 else forced).append(options[0])
         _take(t, seat, bill, u, options[0])
-    return out
+    return chosen, forced
 
 
 def open_bill(state: State, t: Table) -> tuple[fv.Bill, int] | None:
@@ -100,26 +101,28 @@ def open_bill(state: State, t: Table) -> tuple[fv.Bill, int] | None:
         return None
     for u in range(paid):
         if answers[len(answers) - paid + u][1]["faction"] is None:
-            fv._reduce(bill, u)
+            fv.reduce_unit(bill, u)
     return bill, paid
 
 
-def _entry(units: int, payment: list[JsonDict]) -> JsonDict:
-    return {"units": units, "payable": True, "payment": payment}
+def _entry(units: int, paid: tuple[list[JsonDict], list[JsonDict]] | None = None) -> JsonDict:
+    payment, forced = paid if paid is not None else ([], [])
+    return {"units": units, "payable": True, "payment": payment, "forced": forced}
 
 
 def payment_help(state: State, seat: int | None) -> list[JsonDict]:
     """One entry per action of ``legal_actions(state, seat)``, in its order (P-87):
     ``units`` (the payment units the action opens at once, reductions and units the
     engine pays included; 0: it costs nothing), ``payable`` (always true: R80 offers
-    only what can be paid) and ``payment`` (``suggest_payment``'s ``pay`` actions).
+    only what can be paid), ``payment`` (``suggest_payment``'s ``pay`` actions) and
+    ``forced`` (the ``pay`` answers the engine gives itself on the way, R79).
     [] for a seat not to act and for a spectator (None)."""
     actions = [] if seat is None else legal_actions(state, seat)
     if not actions or seat is None:
         return []
     kind = state.pending[-1][1]
     if kind != "pay" and kind not in STARTERS:
-        return [_entry(0, []) for _ in actions]
+        return [_entry(0) for _ in actions]
     t = thaw(state)
     saved = list(t.favor[seat])
     if kind == "pay":
@@ -129,14 +132,20 @@ def payment_help(state: State, seat: int | None) -> list[JsonDict]:
     for a in actions:
         bill = bill_of(t, a)
         if bill is None:
-            out.append(_entry(0, []))
+            out.append(_entry(0))
             continue
         key = (tuple(bill.units), tuple(bill.slot_of), tuple(bill.budgets), bill.d)
         if key not in seen:
             seen[key] = _entry(len(bill.units), follow(t, seat, bill, 0))
             t.favor[seat][:] = saved
         found = seen[key]
-        out.append({**found, "payment": [dict(p) for p in found["payment"]]})
+        out.append(
+            {
+                **found,
+                "payment": [dict(p) for p in found["payment"]],
+                "forced": [dict(p) for p in found["forced"]],
+            }
+        )
     return out
 
 
@@ -148,11 +157,11 @@ def _pay_entries(
     out = []
     for a in actions:
         if left == 0:
-            out.append(_entry(0, []))
+            out.append(_entry(0))
         elif opened is None:  # not expected (open_bill's test): the engine's own way
             from engine.pax.view import suggest_payment
 
-            out.append(_entry(left, suggest_payment(state, seat, a)))
+            out.append(_entry(left, (suggest_payment(state, seat, a), [])))
         else:
             bill, i = opened
             bill = _copy(bill)

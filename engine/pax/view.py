@@ -137,12 +137,6 @@ def derived(t: Table, seat: int | None) -> JsonDict:
 
 def view(state: State, seat: int | None) -> JsonDict:
     """The seat's view (H.8). Never ``setup`` or ``state.internal``."""
-    return _view(state, seat, with_payment_help=True)
-
-
-def _view(state: State, seat: int | None, *, with_payment_help: bool) -> JsonDict:
-    """The view; without its ``payment_help`` only for ``engine.pax.bench`` (the view as
-    it was before P-87, timed beside it)."""
     head = record_head(state)
     start = recent_start(state)
     t = thaw(state)
@@ -159,7 +153,7 @@ def _view(state: State, seat: int | None, *, with_payment_help: bool) -> JsonDic
         "state_version": len(state.log),
         "to_act": to_act(state),
         "legal_actions": [] if seat is None else legal_actions(state, seat),
-        **({"payment_help": payment_help(state, seat)} if with_payment_help else {}),
+        "payment_help": payment_help(state, seat),
         "decision": decision(state),
         "derived": derived(t, seat),
     }

@@ -130,6 +130,14 @@ class PaxPaymentHelpShape(Shape[dict[str, Any]]):
             "option at each unit that has a choice. You may pay otherwise."
         ),
     )
+    forced = PaxActionShape(
+        many=True,
+        help_text=(
+            "The `pay` answers of the units with one way to pay, which the engine gives "
+            "by itself on the way (R79), in order: which token each takes. "
+            "`units` = len(`payment`) + len(`forced`)."
+        ),
+    )
 
 
 class PaxSettingsShape(Shape[dict[str, Any]]):

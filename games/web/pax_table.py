@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import npgettext, pgettext
+from django.utils.translation import pgettext
 
 from engine.pax.loader import data as pax_data
 from games.kinds.pax import KIND as PAX
@@ -113,17 +113,12 @@ def payment_text(payment: list[JsonDict]) -> str:
 
 def cost_text(help_: JsonDict) -> str:
     """An offered action's cost from its payment help (P-87): the suggested payment of the
-    units the player chooses, then how many units have one way to pay, which the engine
-    pays itself (R79: they are in ``units``, not in ``payment``); "" when it is free."""
+    units the player chooses, then the tokens of the units with one way to pay, which the
+    engine pays itself (R79: ``forced``); "" when it is free."""
     text = payment_text(help_["payment"])
-    forced = help_["units"] - len(help_["payment"])
-    if forced > 0:
-        paid = npgettext(
-            "pax",
-            "%(n)s unit with one way to pay, paid for you",
-            "%(n)s units with one way to pay, paid for you",
-            forced,
-        ) % {"n": forced}
+    forced = help_["forced"]
+    if forced:
+        paid = pgettext("pax", "paid for you: %(tokens)s") % {"tokens": payment_text(forced)}
         text = _(", ").join([text, paid]) if text else paid
     return text
 

@@ -1,6 +1,6 @@
 """The table's cost beside each offered action (15.5.1, P-87): the suggested payment of the
-units the player chooses, and the units with one way to pay that the engine pays itself
-(R79), which used to show no cost at all; in English and in Japanese."""
+units the player chooses, and the tokens of the units with one way to pay, which the
+engine pays itself (R79: the help's ``forced``); in English and in Japanese."""
 
 from __future__ import annotations
 
@@ -8,26 +8,28 @@ from django.utils import translation
 
 from engine.pax.view import view
 from games.web import pax_table
-from tests.engine.pax.support import favor, help_of, put, ready, table
+from tests.engine.pax.support import favor, help_of, pay, put, ready, table
 
 SEED = "seat-2"  # seat 0's contact is C15: PRO, MAG, SCH (tests/engine/pax/test_payhelp.py)
 SCOUT = {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]}
 INFLUENCE = {"type": "influence", "by": "main", "target": [4, 4], "n": 1}
 
 
-def test_a_unit_the_engine_pays_is_shown_as_paid_for_you() -> None:
+def test_a_unit_the_engine_pays_is_shown_with_its_token_as_paid_for_you() -> None:
     t = table(3, SEED)
     favor(t, 0, PRO=1)  # the Scout's one unit can only be paid with this PRO
     v = view(ready(t), 0)
     scout = help_of(v, SCOUT)
-    assert scout == {"units": 1, "payable": True, "payment": []}
+    assert scout == {"units": 1, "payable": True, "payment": [], "forced": [pay("PRO")]}
     with translation.override("en"):
-        assert pax_table.cost_text(scout) == "1 unit with one way to pay, paid for you"
+        protestants = pax_table.payment_text([pay("PRO")])
+        assert protestants  # the faction's name
+        assert pax_table.cost_text(scout) == f"paid for you: {protestants}"
         end = help_of(v, {"type": "end"})
         assert pax_table.cost_text(end) == ""  # free: no cost shown
     with translation.override("ja"):
         text = pax_table.cost_text(scout)
-    assert text == "支払い方が一つだけの1単位は自動で支払われます"
+        assert text == f"自動で支払い：{pax_table.payment_text([pay('PRO')])}"
 
 
 def test_a_choice_of_tokens_is_shown_as_the_suggested_payment() -> None:
@@ -41,6 +43,10 @@ def test_a_choice_of_tokens_is_shown_as_the_suggested_payment() -> None:
         text = pax_table.cost_text(influence)
     assert text == pax_table.payment_text(influence["payment"])
     assert "paid for you" not in text
-    both = {**influence, "units": 5}  # two more units of one way: both parts, in order
+    assert influence["forced"] == []
+    # two more units of one way: both parts, in order
+    both = {**influence, "units": 5, "forced": [pay("SCH"), pay("SCH", exchange=True)]}
     with translation.override("en"):
-        assert pax_table.cost_text(both) == f"{text}, 2 units with one way to pay, paid for you"
+        forced = pax_table.payment_text(both["forced"])
+        assert "exchange" in forced
+        assert pax_table.cost_text(both) == f"{text}, paid for you: {forced}"

@@ -35,7 +35,12 @@ def test_p87_each_offered_action_carries_its_units_and_a_payment_that_pays_it() 
     h = help_of(v, INFLUENCE)
     assert h["units"] == 3  # PIL016's next open slot: three icons (7.2.3)
     assert h["payment"] == [pay("NOB"), pay("NOB"), pay("PRO")]
-    assert help_of(v, {"type": "end"}) == {"units": 0, "payable": True, "payment": []}
+    assert help_of(v, {"type": "end"}) == {
+        "units": 0,
+        "payable": True,
+        "payment": [],
+        "forced": [],
+    }
     assert help_of(v, {"type": "extort", "by": "main", "target": "placard"})["units"] == 0
     after = act(s, INFLUENCE, *h["payment"])
     assert kinds(after) == "action"  # paid in full: the menu again
@@ -44,17 +49,28 @@ def test_p87_each_offered_action_carries_its_units_and_a_payment_that_pays_it() 
     at_pay = act(s, INFLUENCE)
     w = view(at_pay, 0)
     assert kinds(at_pay) == "pay"
-    assert help_of(w, pay("NOB")) == {"units": 2, "payable": True, "payment": h["payment"][1:]}
+    assert help_of(w, pay("NOB")) == {
+        "units": 2,
+        "payable": True,
+        "payment": h["payment"][1:],
+        "forced": [],
+    }
 
 
-def test_p87_a_unit_the_engine_pays_counts_but_is_not_suggested() -> None:
-    """R79: a unit with one way to pay is the engine's; the action still costs it."""
+def test_p87_a_unit_the_engine_pays_counts_and_is_named_but_is_not_suggested() -> None:
+    """R79: a unit with one way to pay is the engine's; the action still costs it, and
+    the help names the token the engine takes (``forced``)."""
     t = table(3, SEED)
     favor(t, 0, PRO=1)
     s = ready(t)
     scout = {"type": "scout", "by": "main", "acting": "placard", "target": [4, 4]}
     v = view(s, 0)
-    assert help_of(v, scout) == {"units": 1, "payable": True, "payment": []}
+    assert help_of(v, scout) == {
+        "units": 1,
+        "payable": True,
+        "payment": [],
+        "forced": [pay("PRO")],
+    }
     assert suggest_payment(s, 0, scout) == []
     after = act(s, scout)  # the engine paid the one PRO (and placed the card: R79)
     assert kinds(after) == "action"
@@ -76,16 +92,18 @@ def test_p87_only_the_seat_to_act_gets_payment_help() -> None:
 
 
 class PayAsks:
-    """Counts the ``pay`` decisions asked of one seat while on (forced ones too, R79)."""
+    """Counts the ``pay`` decisions asked of one seat while on (forced ones too, R79), and
+    keeps the answers the engine gave itself to the forced ones."""
 
     def __init__(self) -> None:
         self.on = False
         self.seat: int | None = None
         self.n = 0
+        self.forced: list[JsonDict] = []
 
     def units(self, state: State, seat: int, action: JsonDict) -> int:
         """The payment units ``action`` opens: its own, then each first option's."""
-        self.on, self.seat, self.n = True, seat, 0
+        self.on, self.seat, self.n, self.forced = True, seat, 0, []
         try:
             s = E.apply(state, seat, action)
             while s.pending and s.pending[-1][0] == seat and s.pending[-1][1] == "pay":
@@ -104,9 +122,13 @@ def pay_asks(monkeypatch: pytest.MonkeyPatch) -> PayAsks:
         ctx: flow.Ctx, seat: int, kind: str, *args: Any, **kw: Any
     ) -> Generator[flow.Ask, None, JsonDict]:
         fresh = ctx.cursor >= len(ctx.answers)  # asked now, not a recorded answer
-        if counter.on and fresh and kind == "pay" and seat == counter.seat:
+        counted = counter.on and fresh and kind == "pay" and seat == counter.seat
+        if counted:
             counter.n += 1
-        return (yield from ask(ctx, seat, kind, *args, **kw))
+        answer = yield from ask(ctx, seat, kind, *args, **kw)
+        if counted:  # a fresh ask that returns at once was forced (R79); others yield
+            counter.forced.append(answer)
+        return answer
 
     monkeypatch.setattr(flow.Ctx, "ask", counting)
     return counter
@@ -115,7 +137,8 @@ def pay_asks(monkeypatch: pytest.MonkeyPatch) -> PayAsks:
 def test_p87_the_payment_help_is_suggest_payment_over_random_games(pay_asks: PayAsks) -> None:
     """Property (P-87): at every decision of seeded random games (2-4 seats, the standard
     game and each automa), for every offered action, ``payment`` is ``suggest_payment``'s,
-    ``units`` is the number of ``pay`` decisions the action and that payment open, and
+    ``units`` is the number of ``pay`` decisions the action and that payment open,
+    ``forced`` is what the engine answers itself to those with one option (R79), and
     taking the action and paying as suggested works (``payable``)."""
     variants = list(VARIANTS)
     checked = costly = forced = pays = 0
@@ -141,9 +164,11 @@ def test_p87_the_payment_help_is_suggest_payment_over_random_games(pay_asks: Pay
                 assert h["payable"] is True
                 assert h["payment"] == suggest_payment(state, seat, a), a
                 assert h["units"] == pay_asks.units(state, seat, a), a
+                assert h["forced"] == pay_asks.forced, a  # what the engine paid itself
+                assert len(h["payment"]) + len(h["forced"]) == h["units"]
                 checked += 1
                 costly += h["units"] > 0
-                forced += len(h["payment"]) < h["units"]
+                forced += bool(h["forced"])
             # Seeded random play, half the time among the dearest actions: payments of
             # several units get under way.
             dear = [a for a, h in zip(actions, helps, strict=True) if h["units"] > 1]
