@@ -5,7 +5,16 @@
   var lastFocusId = null;
   var ringChosen = false;
   window.indulgenceStreamOpen = false;
-  document.addEventListener("htmx:sseOpen", function () { window.indulgenceStreamOpen = true; });
+  // A stream (re)opens at the game's latest event: whatever was announced between the
+  // page's render (or the last connection's end) and now never comes as a message, so
+  // fetch the table once (a 304 when nothing changed).
+  document.addEventListener("htmx:sseOpen", function () {
+    window.indulgenceStreamOpen = true;
+    var table = document.getElementById("table");
+    if (table && table.hasAttribute("hx-get") && window.htmx) {
+      window.htmx.trigger(table, "indulgence:poll");
+    }
+  });
   document.addEventListener("htmx:sseError", function () { window.indulgenceStreamOpen = false; });
   document.addEventListener("htmx:sseClose", function () { window.indulgenceStreamOpen = false; });
   // htmx drops a trigger that comes while the table's own request is in flight (hx-sync's

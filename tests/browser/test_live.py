@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import selectors, services
+from games import selectors, services, streams
 from games.models import Game
 from games.web import views as web_views
 from tests.browser.conftest import PHONE, screenshot
@@ -192,6 +192,49 @@ def test_without_the_stream_polling_keeps_the_table_on_304_and_brings_the_next_m
         timeout=15_000,
     )
     assert 200 in polls
+
+
+def test_a_move_announced_before_the_stream_opens_still_reaches_the_table(
+    live_server: Any, new_page: Any, django_user_model: Any, monkeypatch: Any
+) -> None:
+    # A stream starts at the game's latest event, so a move announced between the page's
+    # render and the stream's opening (or while a stream reconnects) never comes as a
+    # message; with the stream open nothing polls. The page fetches the table once
+    # whenever its stream opens.
+    alice = django_user_model.objects.create_user(username="alice", password="pw")
+    bob = django_user_model.objects.create_user(username="bob", password="pw")
+    game = game_with_seed(
+        creator=alice, player_count=3, rated=False, seed="gap", bots=[(2, "random")]
+    )
+    services.game_join(game_id=game.pk, user=bob)
+    game = play_humans_until(game, {0: alice, 1: bob}, stop_seat=1)  # bob to act
+    asked, go = threading.Event(), threading.Event()
+    caller = streams._caller
+
+    def held_caller(request: Any) -> Any:
+        asked.set()
+        go.wait(20)
+        return caller(request)
+
+    monkeypatch.setattr(streams, "_caller", held_caller)
+    page = new_page()
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    shown = table_version(page)
+    assert shown == game.version
+    assert asked.wait(10), "the page did not open its stream"
+    view = selectors.game_view(game=game, user=bob)
+    services.action_submit(
+        game_id=game.pk, user=bob, action=view["legal_actions"][0], expected_version=game.version
+    )
+    go.set()
+    page.wait_for_function("() => window.indulgenceStreamOpen === true", timeout=10_000)
+    # Well before the 4 s fallback poll, which stops once the stream is open anyway.
+    page.wait_for_function(
+        "v => Number(document.querySelector('#table').dataset.version) > v",
+        arg=shown,
+        timeout=3_000,
+    )
 
 
 def test_a_move_announced_while_the_table_is_loading_still_reaches_the_table(
