@@ -13,8 +13,11 @@ run on through the end of the turn and the automa's whole turn to the seat's nex
 decision (``reply.after_replies``) and valued there. The action with the best mean
 score is played. A scheme's Bonus or Special decision is scored the same way (one action,
 every sample, no reply). Against an automa that counts discarded edicts (St. Germain) it
-keeps a special event rather than an edict (``reply.keep_special``). The rest follows the
-heuristic. Fixed budgets, no clock: the same view and rng give the same action.
+keeps a special event rather than an edict (``reply.keep_special``), and a table's value
+is less the automa's clock (P-88, ``clock_cost``): each edict out of the event deck, each
+event drawn, and the draw still to come when the seat has revealed an Ace or a Crown this
+turn (11.2.1). The rest follows the heuristic. Fixed budgets, no clock time: the same
+view and rng give the same action.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from engine.core import IllegalAction, JsonDict
 from engine.pax.ai.evaluate import value
 from engine.pax.ai.heuristic import claim_first, decide, pending_kind
 from engine.pax.ai.model import determinize
-from engine.pax.ai.reply import ReplyError, after_replies, keep_special
+from engine.pax.ai.reply import ReplyError, after_replies, edict_plot, keep_special
 from engine.pax.ai.sim import SimulationError, outcome, play_out, starter
 from engine.pax.menu import menu_options
 from engine.pax.plots import victory
@@ -55,6 +58,33 @@ REPLY_ERRORS = (
 """What a sample may make the engine raise while it runs the replies on the model."""
 
 
+W_EDICT_OUT = 20.0
+"""Against an edict-counting automa (St. Germain): the cost of each edict out of the event
+deck, in front of a seat or discarded. Every edict drawn is discarded within three of its
+holder's Event phases (5.1), so each one is a step of the automa's clock (14.10.1)."""
+W_EVENT_DRAWN = 4.0
+"""And of each event card gone from the deck: a draw brings the edicts left nearer."""
+
+
+def clock_cost(t: Table) -> float:
+    """How far the game has gone towards an edict-counting automa's win (0 without one)."""
+    if not edict_plot(t):
+        return 0.0
+    out = t.edicts_discarded + sum(len(es) for es in t.edicts)
+    cost = W_EDICT_OUT * out - W_EVENT_DRAWN * len(t.event_deck)
+    if t.turn.revealed and t.event_deck and t.active < t.g.humans:
+        # 11.2.2 still to come this turn: 2 drawn, an edict kept only if both are edicts
+        edicts = t.g.cat.edict_faction
+        share = sum(1 for e in t.event_deck if e in edicts) / len(t.event_deck)
+        cost += W_EVENT_DRAWN + W_EDICT_OUT * share * share
+    return cost
+
+
+def score(t: Table, seat: int) -> float:
+    """``value`` less the automa's clock (``clock_cost``)."""
+    return value(t, seat) - clock_cost(t)
+
+
 def spread(items: Sequence[JsonDict], width: int) -> list[JsonDict]:
     """At most ``width`` items taken evenly over the list (its order kept)."""
     if len(items) <= width:
@@ -71,7 +101,7 @@ def replied(t: Table, seat: int, static: float) -> float:
     if t.result is not None or t.active != seat:
         return static
     try:
-        return value(after_replies(t, seat), seat)
+        return score(after_replies(t, seat), seat)
     except REPLY_ERRORS:
         return static
 
@@ -81,12 +111,12 @@ def two_step(base: State, action: JsonDict, seat: int, width: int = NEXT_WIDTH) 
     after the automa's reply (``replied``)."""
     if action["type"] == "end":
         t = thaw(base)
-        return replied(t, seat, value(t, seat))
+        return replied(t, seat, score(t, seat))
     try:
         t = play_out(base, starter("action", action), 1)
     except (SimulationError, AssertionError, KeyError, IndexError, ValueError):
         return FAILED
-    best, best_t = value(t, seat), t
+    best, best_t = score(t, seat), t
     if t.result is not None or t.active != seat:
         return best
     after = freeze(t, close=False)
@@ -99,7 +129,7 @@ def two_step(base: State, action: JsonDict, seat: int, width: int = NEXT_WIDTH) 
             u = play_out(after, starter("action", b), 2)
         except (SimulationError, AssertionError, KeyError, IndexError, ValueError):
             continue
-        v = value(u, seat)
+        v = score(u, seat)
         if v > best:
             best, best_t = v, u
     return replied(best_t, seat, best)

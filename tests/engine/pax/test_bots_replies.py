@@ -1,7 +1,7 @@
 """The search bot against an automa (P-54): an action is scored after the automa's reply,
 played on the bot's model by the engine; against St. Germain, whose first plot counts
 discarded edicts (14.9, bots.json), it keeps a special event rather than an edict
-(11.2.2)."""
+(11.2.2) and counts every edict out of the event deck against a table (P-88)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_p54_the_reply_plays_st_germains_turn_on_the_model_up_to_the_seats_next_
 
 def test_p54_ending_the_turn_is_scored_after_the_automas_reply() -> None:
     model = _model(_menu("automa-SG", "p54-end", 4))
-    replied = evaluate.value(after_replies(thaw(model), 0), 0)
+    replied = search.score(after_replies(thaw(model), 0), 0)
     assert search.two_step(model, {"type": "end"}, 0) == replied
     assert replied != evaluate.value(thaw(model), 0)  # the reply changed the table's worth
 
@@ -88,3 +88,41 @@ def test_p54_against_st_germain_the_search_keeps_a_special_event_rather_than_an_
     assert search.search_choice(v, [model]) == {"type": "keep_event", "event": "S01"}
     j2 = thaw(_model(_menu("automa-J2", "p54-keep", 2)))  # J2 counts no edicts
     assert keep_special(j2, v["legal_actions"]) is None
+
+
+def test_p88_against_st_germain_every_edict_out_of_the_deck_costs_the_table() -> None:
+    t = thaw(_model(_menu("automa-SG", "p88-clock", 2)))
+    t.turn.revealed = False
+    base = search.clock_cost(t)
+    assert search.score(t, 0) == evaluate.value(t, 0) - base
+    edicts = t.g.cat.edict_faction
+    edict = next(e for e in t.event_deck if e in edicts)
+    t.event_deck.remove(edict)
+    t.edicts[1].append([edict, 6])  # St. Germain turned it over (14.8.3): one step nearer
+    assert search.clock_cost(t) == base + search.W_EDICT_OUT + search.W_EVENT_DRAWN
+    t.edicts[1].pop()
+    t.event_discard.append(edict)
+    t.edicts_discarded += 1  # discarded (5.1): the same step, still counted
+    assert search.clock_cost(t) == base + search.W_EDICT_OUT + search.W_EVENT_DRAWN
+
+
+def test_p88_a_revealed_ace_or_crown_on_the_seats_turn_costs_the_draw_to_come() -> None:
+    t = thaw(_model(_menu("automa-SG", "p88-flag", 2)))
+    t.turn.revealed = False
+    quiet = search.clock_cost(t)
+    t.turn.revealed = True  # 11.2.1: 2 events will be drawn in this turn's Check phase
+    edicts = t.g.cat.edict_faction
+    share = sum(1 for e in t.event_deck if e in edicts) / len(t.event_deck)
+    assert 0 < share < 1
+    expected = search.W_EVENT_DRAWN + search.W_EDICT_OUT * share * share
+    assert abs(search.clock_cost(t) - quiet - expected) < 1e-9
+
+
+def test_p88_without_an_edict_counting_automa_the_clock_costs_nothing() -> None:
+    for variant in ("automa-J2", "automa-AC", "automa-AW"):
+        t = thaw(_model(_menu(variant, "p88-none", 1)))
+        t.turn.revealed = True
+        assert search.clock_cost(t) == 0.0
+        assert search.score(t, 0) == evaluate.value(t, 0)
+    state = E.new_game(2, "standard", "p88-standard", {"round_cap": 10})
+    assert search.clock_cost(thaw(state)) == 0.0
