@@ -152,16 +152,29 @@ def test_the_japanese_table_renders(live_server: Any, new_page: Any) -> None:
     screenshot(page, "table-ja-phone")
 
 
-def test_without_the_stream_polling_keeps_the_table_on_304_and_brings_the_next_move(
-    live_server: Any, new_page: Any, django_user_model: Any
-) -> None:
+def _bob_to_act(django_user_model: Any, seed: str) -> tuple[Game, Any]:
+    """A 3-seat game of alice, bob and a random bot, played on until bob is to act."""
     alice = django_user_model.objects.create_user(username="alice", password="pw")
     bob = django_user_model.objects.create_user(username="bob", password="pw")
     game = game_with_seed(
-        creator=alice, player_count=3, rated=False, seed="poll", bots=[(2, "random")]
+        creator=alice, player_count=3, rated=False, seed=seed, bots=[(2, "random")]
     )
     services.game_join(game_id=game.pk, user=bob)
-    game = play_humans_until(game, {0: alice, 1: bob}, stop_seat=1)  # bob to act
+    return play_humans_until(game, {0: alice, 1: bob}, stop_seat=1), bob
+
+
+def _first_action(game: Game, user: Any) -> None:
+    """The user plays the first of their legal actions, through the services."""
+    view = selectors.game_view(game=game, user=user)
+    services.action_submit(
+        game_id=game.pk, user=user, action=view["legal_actions"][0], expected_version=game.version
+    )
+
+
+def test_without_the_stream_polling_keeps_the_table_on_304_and_brings_the_next_move(
+    live_server: Any, new_page: Any, django_user_model: Any
+) -> None:
+    game, bob = _bob_to_act(django_user_model, "poll")
     page = new_page()
     page.route("**/stream", lambda route: route.abort())  # no SSE: polling only
     polls: list[int] = []
@@ -182,10 +195,7 @@ def test_without_the_stream_polling_keeps_the_table_on_304_and_brings_the_next_m
     # Nothing changed: the table is still there, as it was (htmx did not swap the 304).
     expect(page.locator("#seats")).to_be_visible()
     assert table_version(page) == shown
-    view = selectors.game_view(game=game, user=bob)
-    services.action_submit(
-        game_id=game.pk, user=bob, action=view["legal_actions"][0], expected_version=game.version
-    )
+    _first_action(game, bob)
     page.wait_for_function(
         "v => Number(document.querySelector('#table').dataset.version) > v",
         arg=shown,
@@ -201,13 +211,7 @@ def test_a_move_announced_before_the_stream_opens_still_reaches_the_table(
     # render and the stream's opening (or while a stream reconnects) never comes as a
     # message; with the stream open nothing polls. The page fetches the table once
     # whenever its stream opens.
-    alice = django_user_model.objects.create_user(username="alice", password="pw")
-    bob = django_user_model.objects.create_user(username="bob", password="pw")
-    game = game_with_seed(
-        creator=alice, player_count=3, rated=False, seed="gap", bots=[(2, "random")]
-    )
-    services.game_join(game_id=game.pk, user=bob)
-    game = play_humans_until(game, {0: alice, 1: bob}, stop_seat=1)  # bob to act
+    game, bob = _bob_to_act(django_user_model, "gap")
     asked, go = threading.Event(), threading.Event()
     caller = streams._caller
 
@@ -223,10 +227,7 @@ def test_a_move_announced_before_the_stream_opens_still_reaches_the_table(
     shown = table_version(page)
     assert shown == game.version
     assert asked.wait(10), "the page did not open its stream"
-    view = selectors.game_view(game=game, user=bob)
-    services.action_submit(
-        game_id=game.pk, user=bob, action=view["legal_actions"][0], expected_version=game.version
-    )
+    _first_action(game, bob)
     go.set()
     page.wait_for_function("() => window.indulgenceStreamOpen === true", timeout=10_000)
     # Well before the 4 s fallback poll, which stops once the stream is open anyway.
