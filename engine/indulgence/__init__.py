@@ -24,12 +24,12 @@ from engine.indulgence.rules import (
     apply,
     is_over,
     legal_actions,
-    new_game,
     replay,
     result,
     to_act,
 )
 from engine.indulgence.shuffle import DEFAULT_SEED, seed_commitment
+from engine.indulgence.start import new_game
 from engine.indulgence.state import Phase, State
 from engine.indulgence.view import hand_summaries, view
 

@@ -25,7 +25,6 @@ from engine.cards import CARD_IDS, DECK_SIZE, FAMILIES, FAMILY_MASKS
 from engine.core import JsonDict
 from engine.indulgence import shuffle
 from engine.indulgence.edicts import CATALOG, EDICT_INDEX, Edict, deck_for
-from engine.indulgence.rules import STARTING_FLORINS, refill_row
 from engine.indulgence.settlement import (
     Progress,
     hand_context,
@@ -34,6 +33,7 @@ from engine.indulgence.settlement import (
     settle,
     winner_by_florins,
 )
+from engine.indulgence.start import STARTING_FLORINS, refill_row
 from engine.indulgence.state import Phase, Settlement, State
 
 Log = list[tuple[int, JsonDict]]

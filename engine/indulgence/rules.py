@@ -1,4 +1,6 @@
-"""The validated rules: new_game, to_act, legal_actions, apply, advance.
+"""The validated rules: to_act, legal_actions, apply, advance, replay.
+
+``new_game`` and ``start_hand`` build states in :mod:`.start` (imported here).
 
 Every function is pure: states are immutable and ``apply`` either returns a new state or
 raises :class:`IllegalAction` (docs/engine.md lists the codes).
@@ -11,7 +13,6 @@ from typing import Any
 
 from engine.cards import CARD_IDS, CARD_INDEX, FAMILIES, FAMILY_INDEX, FAMILY_MASKS, ids_of
 from engine.core import IllegalAction, JsonDict
-from engine.indulgence import shuffle
 from engine.indulgence.edicts import CATALOG, EDICT_INDEX
 from engine.indulgence.settlement import (
     HandContext,
@@ -23,12 +24,8 @@ from engine.indulgence.settlement import (
     trick_winner,
     winner_by_florins,
 )
+from engine.indulgence.start import new_game, start_hand
 from engine.indulgence.state import ActionItems, HandRecord, Move, Phase, Play, Result, State, Trick
-
-STARTING_FLORINS = 30
-ROW_SIZE = 3
-VARIANTS = ("basic", "expert")
-PLAYER_COUNTS = (3, 4)
 
 _PHASE_OF_ACTION = {
     "choose_edict": Phase.CHOOSING_EDICT,
@@ -66,107 +63,6 @@ _PHASE_NOW = {
     Phase.SETTLING: "the hand is waiting to be settled",
     Phase.FINISHED: "the game is over",
 }
-_EMPTY_LAST_TAKERS: tuple[int | None, ...] = (None, None, None, None)
-
-
-# --- Building states --------------------------------------------------------------------
-
-
-def new_game(player_count: int, variant: str = "basic", seed: str = shuffle.DEFAULT_SEED) -> State:
-    """A new game, hand 1 dealt and the first Ruler to choose an edict."""
-    if player_count not in PLAYER_COUNTS or isinstance(player_count, bool):
-        raise ValueError(f"player_count must be 3 or 4, not {player_count!r}")
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be 'basic' or 'expert', not {variant!r}")
-    if not isinstance(seed, str):
-        raise ValueError("seed must be a string")
-    n = player_count
-    blank = State(
-        player_count=n,
-        variant=variant,
-        seed=seed,
-        edict_deck=shuffle.edict_deck(seed, variant),
-        deck_drawn=0,
-        first_ruler=shuffle.first_ruler(seed, n),
-        florins=(STARTING_FLORINS,) * n,
-        papal_bulls=(variant == "expert",) * n,
-        history=(),
-        result=None,
-        hand_number=0,
-        ruler=0,
-        row=(),
-        deal=(0,) * n,
-        hands=(0,) * n,
-        phase=Phase.SETTLING,
-        to_act=None,
-        in_force=(),
-        papal_bull=False,
-        trump=None,
-        sin_decisions=(),
-        sinner=None,
-        ring_used=False,
-        leader=0,
-        plays=(),
-        tricks=(),
-        taken=(0,) * n,
-        trick_counts=(0,) * n,
-        first_to_three=None,
-        last_takers=_EMPTY_LAST_TAKERS,
-        ended_early=False,
-        tie_choices=(),
-        pending_tie=None,
-        hand_moves=(),
-    )
-    return start_hand(blank, 1)
-
-
-def start_hand(state: State, hand_number: int, hands: tuple[int, ...] | None = None) -> State:
-    """Refill the row, deal (from the seed unless ``hands`` is given) and open the hand."""
-    n = state.player_count
-    row, drawn = refill_row(state.row, state.in_force, state.edict_deck, state.deck_drawn)
-    ruler = (state.first_ruler + hand_number - 1) % n
-    if hands is None:
-        hands = shuffle.deal(state.seed, hand_number, n)
-    return state._replace(
-        deck_drawn=drawn,
-        hand_number=hand_number,
-        ruler=ruler,
-        row=row,
-        deal=hands,
-        hands=hands,
-        phase=Phase.CHOOSING_EDICT,
-        to_act=ruler,
-        in_force=(),
-        papal_bull=False,
-        trump=None,
-        sin_decisions=(),
-        sinner=None,
-        ring_used=False,
-        leader=ruler,
-        plays=(),
-        tricks=(),
-        taken=(0,) * n,
-        trick_counts=(0,) * n,
-        first_to_three=None,
-        last_takers=_EMPTY_LAST_TAKERS,
-        ended_early=False,
-        tie_choices=(),
-        pending_tie=None,
-        hand_moves=(),
-    )
-
-
-def refill_row(
-    row: tuple[int, ...], in_force: tuple[int, ...], deck: tuple[int, ...], drawn: int
-) -> tuple[tuple[int, ...], int]:
-    """The next hand's row: the edicts in force leave, then refill to three from the
-    front of the undrawn deck (fewer when it runs out). Returns (row, edicts drawn)."""
-    row = tuple(e for e in row if e not in in_force)
-    take = min(ROW_SIZE - len(row), len(deck) - drawn)
-    if take > 0:
-        row += deck[drawn : drawn + take]
-        drawn += take
-    return row, drawn
 
 
 # --- Queries ----------------------------------------------------------------------------

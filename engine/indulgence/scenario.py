@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.cards import CARD_INDEX, DECK_SIZE, FULL_DECK
 from engine.indulgence.edicts import EDICT_INDEX, deck_for
-from engine.indulgence.rules import new_game, start_hand
+from engine.indulgence.start import new_game, start_hand
 from engine.indulgence.state import State
 
 

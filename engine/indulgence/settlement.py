@@ -8,15 +8,18 @@ Early end (house, docs/engine.md): after each completed trick the hand ends when
 settlement is already determined whatever happens to the remaining cards, where
 "whatever happens" = any assignment of every unplayed card and remaining trick to any
 seat, ignoring what play could actually achieve.
+
+Parts live beside it and are re-exported here: :class:`Progress`, :class:`HandContext`
+and the Sin statuses in :mod:`.progress`, the Sin side's checks in :mod:`.sins`, when
+:func:`hand_decided` is worth asking in :mod:`.triggers`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import NamedTuple
 
-from engine.cards import FAMILY_MASKS, FAMILY_PLURALS, FULL_DECK
+from engine.cards import FAMILY_MASKS, FAMILY_PLURALS
 from engine.indulgence.edicts import (
     CATALOG,
     PAPAL_BULL_FAILURE,
@@ -24,63 +27,49 @@ from engine.indulgence.edicts import (
     named_families_mask,
     scoring_cards,
 )
+from engine.indulgence.progress import (
+    FAIL,
+    SUCCESS,
+    UNDECIDED,
+    DecidedFn,
+    HandContext,
+    Progress,
+    SinStatusFn,
+    family_counts,
+)
+from engine.indulgence.sins import SIN_STATUS, sin_met, sin_status
 from engine.indulgence.state import Payment, Play, Settlement
+from engine.indulgence.triggers import decision_needs, decision_triggers, may_decide
 
-UNDECIDED = 0
-SUCCESS = 1
-FAIL = 2
-
-
-class Progress(NamedTuple):
-    """Where a hand stands between tricks (or at its end).
-
-    Every card is either ``remaining`` (still in a hand) or in exactly one ``taken``
-    set: progress is only looked at between tricks.
-    """
-
-    taken: Sequence[int]  # card set taken per seat
-    remaining: int  # cards not yet played (still in hands)
-    trick_counts: Sequence[int]
-    tricks_left: int
-    first_winner: int | None  # winner of the first trick
-    last_winner: int | None  # winner of the final trick, once all tricks are played
-    first_to_three: int | None  # the first seat to have taken three tricks
-    last_takers: Sequence[int | None]  # per family: taker of the trick with its final card
-
-
-DecidedFn = Callable[[Edict, int, int, Progress], bool]
-"""(edict, scoring cards, ruler, progress) -> whether an Edict side's payments are final."""
-SinStatusFn = Callable[[Edict, int, int, Progress], int]
-"""(edict, scoring cards, sinner, progress) -> UNDECIDED, SUCCESS or FAIL."""
-
-
-class HandContext(NamedTuple):
-    """The fixed facts of a hand once play starts (built once per hand, cached)."""
-
-    player_count: int
-    ruler: int
-    sinner: int | None
-    edicts: tuple[Edict, ...]
-    masks: tuple[int, ...]  # each edict's scoring card set (trump resolved)
-    papal_bull: bool
-    trump: int | None
-    restricted_lead: int  # cards the first leader may not lead unless holding nothing else
-    never_early: bool  # no sinner and an edict that is only decided by the last trick
-    needs_last_takers: bool  # a "last of a family" edict is in force
-    has_most: bool  # "the most of any family" is in force (ties may need choices)
-    payer_order: tuple[int, ...]  # the seat left of the Ruler, ..., the Ruler
-    decided_checks: tuple[tuple[DecidedFn, Edict, int], ...]  # no sinner: one per edict
-    sin_checks: tuple[tuple[SinStatusFn, Edict, int], ...]  # a sinner: one per edict
-    # When hand_decided can become True before the last trick (see may_decide): after a
-    # trick holding one of ``check_cards`` or whose 0-based index has its bit in
-    # ``check_tricks``, once none of ``need_gone`` is unplayed, (``need_three``) once
-    # someone has taken three tricks, and (``sin_cards``) after a trick the sinner won
-    # only once none of ``sin_cards`` is unplayed.
-    check_cards: int
-    check_tricks: int
-    need_gone: int
-    need_three: bool
-    sin_cards: int
+__all__ = [
+    "EDICT_DECIDED",
+    "EDICT_PAYMENTS",
+    "FAIL",
+    "SIN_STATUS",
+    "SUCCESS",
+    "UNDECIDED",
+    "DecidedFn",
+    "HandContext",
+    "Owed",
+    "Progress",
+    "SinStatusFn",
+    "combined_sin_status",
+    "decision_needs",
+    "decision_triggers",
+    "edict_decided",
+    "edict_payments",
+    "family_counts",
+    "hand_context",
+    "hand_decided",
+    "may_decide",
+    "most_of",
+    "pending_tie",
+    "settle",
+    "sin_met",
+    "sin_status",
+    "trick_winner",
+    "winner_by_florins",
+]
 
 
 def trick_winner(plays: Sequence[Play], trump: int | None) -> int:
@@ -287,12 +276,6 @@ def edict_payments(
     return EDICT_PAYMENTS[edict.kind](edict, mask, p, ties, payers)
 
 
-def family_counts(taken: Sequence[int], family: int) -> list[int]:
-    """How many cards of a family each seat took."""
-    fm = FAMILY_MASKS[family]
-    return [(t & fm).bit_count() for t in taken]
-
-
 def _and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
@@ -308,189 +291,7 @@ def most_of(counts: Sequence[int], family: int, ties: Mapping[int, int]) -> int 
     return ties.get(family)
 
 
-# --- Sin side: status -------------------------------------------------------------------
-
-
-def _sin_cards(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
-    # Take every scoring card (per-card edicts; pairs: all 18 cards of both families).
-    mine = p.taken[sinner]
-    if mine & mask == mask:
-        return SUCCESS
-    if mask & ~(p.remaining | mine) & FULL_DECK:
-        return FAIL  # another seat took one
-    return UNDECIDED
-
-
-def _sin_last(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
-    taker = p.last_takers[edict.family_idx[0]]
-    if taker is None:
-        return UNDECIDED
-    return SUCCESS if taker == sinner else FAIL
-
-
-def _sin_first_last(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
-    if p.first_winner is not None and p.first_winner != sinner:
-        return FAIL
-    if p.tricks_left == 0:
-        return SUCCESS if p.last_winner == sinner else FAIL
-    return UNDECIDED
-
-
-def _sin_first_to_three(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
-    if p.first_to_three is None:
-        return UNDECIDED
-    return SUCCESS if p.first_to_three == sinner else FAIL
-
-
-def _sin_no_tricks(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
-    if sum(p.trick_counts) != p.trick_counts[sinner]:
-        return FAIL  # another seat took a trick
-    return SUCCESS if p.tricks_left == 0 else UNDECIDED
-
-
-def _sin_most(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
-    # SUCCESS here may still need the sinner's tie choices (see sin_met, pending_tie).
-    status = SUCCESS
-    mine_all = p.taken[sinner]
-    others = [t for seat, t in enumerate(p.taken) if seat != sinner]
-    for fm in FAMILY_MASKS:
-        left = (p.remaining & fm).bit_count()
-        mine = (mine_all & fm).bit_count()
-        best_other = max([(t & fm).bit_count() for t in others])
-        if best_other > mine + left:
-            return FAIL
-        if mine < best_other + left:
-            status = UNDECIDED
-    return status
-
-
-SIN_STATUS: dict[str, SinStatusFn] = {
-    "any_family": _sin_cards,
-    "ranks": _sin_cards,
-    "even": _sin_cards,
-    "any_trump": _sin_cards,
-    "pairs": _sin_cards,
-    "last_of_family": _sin_last,
-    "first_last": _sin_first_last,
-    "first_to_three": _sin_first_to_three,
-    "no_tricks": _sin_no_tricks,
-    "most_of_family": _sin_most,
-}
-
-
-def sin_status(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
-    """UNDECIDED, SUCCESS (for most-of-family: pending the sinner's tie choices) or FAIL."""
-    return SIN_STATUS[edict.kind](edict, mask, sinner, p)
-
-
-def sin_met(edict: Edict, mask: int, sinner: int, p: Progress, ties: Mapping[int, int]) -> bool:
-    """Whether the sinner met a Sin side, at the end of the hand."""
-    if edict.kind == "most_of_family":
-        for family in range(4):
-            counts = family_counts(p.taken, family)
-            mine = counts[sinner]
-            best_other = max(c for seat, c in enumerate(counts) if seat != sinner)
-            if mine < best_other or (mine == best_other and ties.get(family) != sinner):
-                return False
-        return True
-    return sin_status(edict, mask, sinner, p) == SUCCESS
-
-
 # --- The hand as a whole ----------------------------------------------------------------
-
-_EVERY_TRICK = (1 << 12) - 1
-_FROM_THIRD_TRICK = _EVERY_TRICK & ~0b11
-_CARD_KINDS = frozenset({"any_family", "ranks", "even", "any_trump", "last_of_family"})
-
-
-def decision_triggers(edict: Edict, mask: int, sinner: int | None) -> tuple[int, int]:
-    """(cards, trick bits): what a trick must hold, or which trick it must be (bit ``i``
-    for the trick of 0-based index ``i``), for this edict's decided check (no sinner) or
-    Sin status (a sinner) to possibly change. The checks above read only:
-
-    - per-card and last-X edicts: the scoring cards (unplayed, taken, taker of the last);
-    - pairs: the cards of the two families;
-    - first-to-three: ``first_to_three``, set at the third trick at the earliest;
-    - most-of-family: every family count (any card);
-    - first-last (a sinner): the first trick's winner, then the end;
-    - no-tricks (a sinner): every trick's winner;
-    - first-last and no-tricks without a sinner: only the end (``never_early``).
-    """
-    kind = edict.kind
-    if kind == "pairs":
-        a, b = edict.family_idx
-        return FAMILY_MASKS[a] | FAMILY_MASKS[b], 0
-    if kind == "first_to_three":
-        return 0, _FROM_THIRD_TRICK
-    if kind == "most_of_family":
-        return FULL_DECK, 0
-    if kind == "first_last":
-        return 0, 0 if sinner is None else 1
-    if kind == "no_tricks":
-        return 0, 0 if sinner is None else _EVERY_TRICK
-    return mask, 0  # per-card kinds and last-X: the scoring cards
-
-
-def decision_needs(
-    edicts: Sequence[Edict], masks: Sequence[int], sinner: int | None
-) -> tuple[int, bool, int]:
-    """(need_gone, need_three, sin_cards): necessary conditions for :func:`hand_decided`
-    to say True before the last trick. No sinner, every edict must be decided: a per-card
-    or last-X edict only once all its scoring cards are played (``_decided_cards``),
-    first-to-three only once someone has three tricks. A sinner on one edict: last-X is
-    undecided until the family is all played (its last taker is unknown), first-to-three
-    until someone has three tricks; a sin on taking every card of a set (per-card kinds,
-    pairs: ``_sin_cards``), undecided before the trick, fails only when another seat
-    takes one of them and succeeds only once none is left unplayed, so after a trick the
-    sinner won the hand goes on while one is unplayed. A papal-bull sinner: one failing
-    side ends the hand, so nothing is needed.
-    """
-    need_gone = 0
-    need_three = False
-    sin_cards = 0
-    if sinner is None:
-        for edict, mask in zip(edicts, masks, strict=True):
-            if edict.kind in _CARD_KINDS:
-                need_gone |= mask
-            elif edict.kind == "first_to_three":
-                need_three = True
-    elif len(edicts) == 1:
-        kind = edicts[0].kind
-        if kind == "last_of_family":
-            need_gone = masks[0]
-        elif kind == "first_to_three":
-            need_three = True
-        elif SIN_STATUS[kind] is _sin_cards:
-            sin_cards = masks[0]
-    return need_gone, need_three, sin_cards
-
-
-def may_decide(
-    ctx: HandContext,
-    trick_cards: int,
-    trick_index: int,
-    winner: int,
-    remaining: int,
-    first_to_three: int | None,
-) -> bool:
-    """False when :func:`hand_decided` is certainly still False after the trick of 0-based
-    ``trick_index`` holding ``trick_cards``, won by ``winner`` (``remaining``,
-    ``first_to_three``: after it), given that it was False after the previous trick.
-    Always True after the last trick.
-
-    The fast path inlines this test to skip most :func:`hand_decided` calls; the tests
-    check it against :func:`hand_decided` at every trick of many random hands.
-    """
-    if trick_index == 36 // ctx.player_count - 1:
-        return True
-    if ctx.never_early:
-        return False
-    return bool(
-        (trick_cards & ctx.check_cards or ctx.check_tricks >> trick_index & 1)
-        and not remaining & ctx.need_gone
-        and (first_to_three is not None or not ctx.need_three)
-        and (winner != ctx.sinner or not remaining & ctx.sin_cards)
-    )
 
 
 @cache

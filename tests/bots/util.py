@@ -9,7 +9,7 @@ from typing import Any
 from engine import indulgence as game
 from engine.cards import mask_from_ids
 from engine.indulgence.edicts import EDICT_INDEX
-from engine.indulgence.rules import start_hand
+from engine.indulgence.start import start_hand
 from engine.indulgence.state import State
 
 JsonDict = dict[str, Any]
