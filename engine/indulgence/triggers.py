@@ -3,8 +3,8 @@
 docs/engine.md "House rulings", Early end, and "The fast path". ``decision_triggers``
 and ``decision_needs`` are folded into each hand's :class:`HandContext` by
 ``settlement.hand_context``; ``may_decide`` tests them after a trick (the fast path
-inlines it). "The checks above" in their docstrings are the per-edict checks:
-``settlement``'s ``EDICT_DECIDED`` (no sinner) and ``sins``' ``SIN_STATUS`` (a sinner).
+inlines it). The per-edict checks they stand for are ``settlement``'s
+``EDICT_DECIDED`` (no sinner) and ``sins``' ``SIN_STATUS`` (a sinner).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ _CARD_KINDS = frozenset({"any_family", "ranks", "even", "any_trump", "last_of_fa
 def decision_triggers(edict: Edict, mask: int, sinner: int | None) -> tuple[int, int]:
     """(cards, trick bits): what a trick must hold, or which trick it must be (bit ``i``
     for the trick of 0-based index ``i``), for this edict's decided check (no sinner) or
-    Sin status (a sinner) to possibly change. The checks above read only:
+    Sin status (a sinner) to possibly change. Those checks (``settlement.EDICT_DECIDED``,
+    ``sins.SIN_STATUS``) read only:
 
     - per-card and last-X edicts: the scoring cards (unplayed, taken, taker of the last);
     - pairs: the cards of the two families;
