@@ -10,6 +10,8 @@ florins and ``refill_row``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.indulgence import shuffle
 from engine.indulgence.state import Phase, State
 
@@ -18,6 +20,29 @@ ROW_SIZE = 3
 VARIANTS = ("basic", "expert")
 PLAYER_COUNTS = (3, 4)
 _EMPTY_LAST_TAKERS: tuple[int | None, ...] = (None, None, None, None)
+
+
+def _open_hand(n: int, leader: int) -> dict[str, Any]:
+    """The fields every hand starts with: nothing in force, played or taken yet."""
+    return {
+        "in_force": (),
+        "papal_bull": False,
+        "trump": None,
+        "sin_decisions": (),
+        "sinner": None,
+        "ring_used": False,
+        "leader": leader,
+        "plays": (),
+        "tricks": (),
+        "taken": (0,) * n,
+        "trick_counts": (0,) * n,
+        "first_to_three": None,
+        "last_takers": _EMPTY_LAST_TAKERS,
+        "ended_early": False,
+        "tie_choices": (),
+        "pending_tie": None,
+        "hand_moves": (),
+    }
 
 
 def new_game(player_count: int, variant: str = "basic", seed: str = shuffle.DEFAULT_SEED) -> State:
@@ -47,23 +72,7 @@ def new_game(player_count: int, variant: str = "basic", seed: str = shuffle.DEFA
         hands=(0,) * n,
         phase=Phase.SETTLING,
         to_act=None,
-        in_force=(),
-        papal_bull=False,
-        trump=None,
-        sin_decisions=(),
-        sinner=None,
-        ring_used=False,
-        leader=0,
-        plays=(),
-        tricks=(),
-        taken=(0,) * n,
-        trick_counts=(0,) * n,
-        first_to_three=None,
-        last_takers=_EMPTY_LAST_TAKERS,
-        ended_early=False,
-        tie_choices=(),
-        pending_tie=None,
-        hand_moves=(),
+        **_open_hand(n, 0),
     )
     return start_hand(blank, 1)
 
@@ -84,23 +93,7 @@ def start_hand(state: State, hand_number: int, hands: tuple[int, ...] | None = N
         hands=hands,
         phase=Phase.CHOOSING_EDICT,
         to_act=ruler,
-        in_force=(),
-        papal_bull=False,
-        trump=None,
-        sin_decisions=(),
-        sinner=None,
-        ring_used=False,
-        leader=ruler,
-        plays=(),
-        tricks=(),
-        taken=(0,) * n,
-        trick_counts=(0,) * n,
-        first_to_three=None,
-        last_takers=_EMPTY_LAST_TAKERS,
-        ended_early=False,
-        tie_choices=(),
-        pending_tie=None,
-        hand_moves=(),
+        **_open_hand(n, ruler),
     )
 
 
