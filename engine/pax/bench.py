@@ -248,12 +248,10 @@ def pay_view_times(games: int, seed: int, clock: Clock) -> PayViewFigure:
             if seat is None:
                 state = E.advance(state)
                 continue
-            fresh = replace(state)
-            copy = replace(fresh)
             start = clock()
-            v = view(copy, seat)
+            v = view(replace(state), seat)
             fig.view.append(clock() - start)
-            listed = replace(fresh)
+            listed = replace(state)
             actions = E.legal_actions(listed, seat)
             start = clock()
             payment_help(listed, seat)

@@ -10,10 +10,7 @@
   // fetch the table once (a 304 when nothing changed).
   document.addEventListener("htmx:sseOpen", function () {
     window.indulgenceStreamOpen = true;
-    var table = document.getElementById("table");
-    if (table && table.hasAttribute("hx-get") && window.htmx) {
-      window.htmx.trigger(table, "indulgence:poll");
-    }
+    poll(function () { return true; });
   });
   document.addEventListener("htmx:sseError", function () { window.indulgenceStreamOpen = false; });
   document.addEventListener("htmx:sseClose", function () { window.indulgenceStreamOpen = false; });
@@ -28,11 +25,16 @@
       if (typeof version === "number" && version > announced) { announced = version; }
     } catch (e) { /* not a game event */ }
   });
-  function catchUp() {
+  // Fetch the live table again (a 304 when nothing changed) if it is live and ``when``
+  // says so for it.
+  function poll(when) {
     var table = document.getElementById("table");
-    if (table && table.hasAttribute("hx-get") && window.htmx && Number(table.dataset.version) < announced) {
+    if (table && table.hasAttribute("hx-get") && window.htmx && when(table)) {
       window.htmx.trigger(table, "indulgence:poll");
     }
+  }
+  function catchUp() {
+    poll(function (table) { return Number(table.dataset.version) < announced; });
   }
   function tick() {
     document.querySelectorAll("time[data-deadline]").forEach(function (el) {
@@ -45,10 +47,7 @@
   // Poll every 4 s while the stream is not open: the table listens for indulgence:poll
   // (an hx-trigger filter would need eval, which the Content-Security-Policy forbids).
   setInterval(function () {
-    var table = document.getElementById("table");
-    if (table && table.hasAttribute("hx-get") && !window.indulgenceStreamOpen && window.htmx) {
-      window.htmx.trigger(table, "indulgence:poll");
-    }
+    poll(function () { return !window.indulgenceStreamOpen; });
   }, 4000);
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:beforeSwap", function (evt) {
