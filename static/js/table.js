@@ -14,10 +14,15 @@
   });
   document.addEventListener("htmx:sseError", function () { window.indulgenceStreamOpen = false; });
   document.addEventListener("htmx:sseClose", function () { window.indulgenceStreamOpen = false; });
-  // htmx drops a trigger that comes while the table's own request is in flight (hx-sync's
-  // default), so a move announced then would never be shown: remember the newest version
-  // the game's stream announced, and fetch again after a swap that is older than it.
+  // The table's own fetches never wait in htmx's queue (queue:none in its hx-trigger): a
+  // move aborts the fetch in flight (hx-sync="#table:replace"), which would start the
+  // queued fetch and queue the move behind it, and htmx drops a queued move whose form a
+  // swap removed: the click was lost. So a fetch asked for while a request is in flight
+  // is dropped, and made here once that request is over: when one was asked for and no
+  // request that brings the table (a fetch, or a move answered with the table) was sent
+  // since, or when the game's stream announced a newer version than the table shows.
   var announced = 0;
+  var wanted = false;
   document.addEventListener("htmx:sseMessage", function (evt) {
     if (!evt.target || evt.target.id !== "table" || !evt.detail || !evt.detail.data) { return; }
     try {
@@ -25,17 +30,29 @@
       if (typeof version === "number" && version > announced) { announced = version; }
     } catch (e) { /* not a game event */ }
   });
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (evt.detail && evt.detail.target && evt.detail.target.id === "table") { wanted = false; }
+  });
   // Fetch the live table again (a 304 when nothing changed) if it is live and ``when``
   // says so for it.
   function poll(when) {
     var table = document.getElementById("table");
     if (table && table.hasAttribute("hx-get") && window.htmx && when(table)) {
+      wanted = true;
       window.htmx.trigger(table, "indulgence:poll");
     }
   }
   function catchUp() {
-    poll(function (table) { return Number(table.dataset.version) < announced; });
+    poll(function (table) { return wanted || Number(table.dataset.version) < announced; });
   }
+  // Once htmx has let go of the request (right after this event): a request that swaps
+  // is caught up after its swap settles (the new table listens for its triggers only
+  // then); one answered without a swap (a 304), here. Not after an error: a failing
+  // server is not asked again at once (the stream's reconnection, or the 4 s fallback
+  // poll while it is closed, asks again).
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (evt.detail && evt.detail.successful && !evt.detail.shouldSwap) { setTimeout(catchUp, 0); }
+  });
   function tick() {
     document.querySelectorAll("time[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));

@@ -3,6 +3,7 @@ the Japanese table."""
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -305,3 +306,57 @@ def _one_step(game: Game, users: dict[int, Any]) -> Game:
         )
     game.refresh_from_db()
     return game
+
+
+def test_a_click_while_the_table_is_loading_is_sent_and_not_lost(
+    live_server: Any, new_page: Any, django_user_model: Any, monkeypatch: Any
+) -> None:
+    # Seen in CI (test_play, "pass" unanswered): two live fetches of the table, one in
+    # flight and one waiting behind it, then a click. The move aborted the first fetch,
+    # which started the second, and htmx queued the move behind it; when the second
+    # fetch swapped the table in, the move's form was gone and htmx dropped it unsent.
+    game, _ = _bob_to_act(django_user_model, "lost-click")
+    held, release = threading.Event(), threading.Event()
+    render = web_views._table_render
+
+    def hold_the_first_fetch(request: Any, *args: Any, **kwargs: Any) -> Any:
+        response = render(request, *args, **kwargs)
+        if request.method == "GET" and not held.is_set():
+            held.set()
+            release.wait(20)
+        return response
+
+    page = new_page()
+    log_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_function("() => window.indulgenceStreamOpen === true")
+    page.wait_for_load_state("networkidle")  # the fetch on the stream's opening is done
+    # Every live fetch brings the whole table (200, swapped in), as when moves were
+    # announced since the page's version.
+    page.route(
+        re.compile(r"/games/\d+/\?since="),
+        lambda route: route.continue_(url=route.request.url.split("?")[0]),
+    )
+    monkeypatch.setattr(web_views, "_table_render", hold_the_first_fetch)
+    page.evaluate(
+        "() => { const t = document.getElementById('table');"
+        " htmx.trigger(t, 'indulgence:poll'); htmx.trigger(t, 'indulgence:poll'); }"
+    )
+    for _ in range(100):  # Playwright routes requests only while the test waits on it
+        if held.is_set():
+            break
+        page.wait_for_timeout(100)
+    assert held.is_set(), "the page did not fetch its table"
+    before = game.version
+    page.locator(
+        "#edicts button, #hand .controls button, #hand button.card:not([disabled])"
+    ).first.click()
+    release.set()
+    page.wait_for_function(
+        "v => Number(document.querySelector('#table').dataset.version) > v",
+        arg=before,
+        timeout=10_000,
+    )
+    game.refresh_from_db()
+    assert game.version > before
+    expect(page.locator("#table .error")).to_have_count(0)

@@ -54,7 +54,8 @@ class TestPage:
         assert html.lstrip().startswith('<section id="table"')
         assert "<html" not in html
         assert f'hx-get="/games/{three_humans.pk}/?since={three_humans.version}"' in html
-        assert 'hx-trigger="sse:message, indulgence:poll"' in html  # table.js polls
+        # table.js polls; a fetch never queues (a queued fetch could drop a move: streams.md)
+        assert 'hx-trigger="sse:message queue:none, indulgence:poll queue:none"' in html
 
     def test_each_region_is_a_named_partial(self, owner_client: Client, three_humans: Game) -> None:
         html = owner_client.get(table_url(three_humans) + "?part=hand", **HTMX).content.decode()
