@@ -78,6 +78,10 @@ class Indulgence(GameKind):
     def rules_url(self) -> str:
         return reverse("rules")
 
+    def variant_title(self, variant: str) -> str:
+        titles = {"basic": _("Basic"), "expert": _("Expert")}
+        return titles.get(variant) or super().variant_title(variant)
+
     def player_count_refusal(self) -> str:
         return _("player_count must be 3 or 4.")
 

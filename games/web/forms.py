@@ -79,7 +79,7 @@ def _seat_choices(game_type: str = kinds.DEFAULT) -> list[tuple[str, Any]]:
 
 def _variant_choices(game_type: str) -> list[tuple[str, Any]]:
     kind = kinds.get(game_type)
-    return [(v, vocab.VARIANTS.get(v) or kind.variant_title(v)) for v in kind.meta.variants]
+    return [(v, kind.variant_title(v)) for v in kind.meta.variants]
 
 
 def _game_type_of(data: Any, default: str) -> str:
@@ -126,9 +126,7 @@ class GameCreateForm(forms.Form):
     player_count = forms.TypedChoiceField(
         label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int, initial=4
     )
-    variant = forms.ChoiceField(
-        label=_("Variant"), choices=list(vocab.VARIANTS.items()), initial="basic"
-    )
+    variant = forms.ChoiceField(label=_("Variant"))  # the kind's variants (__init__)
     turn_timeout_seconds = forms.TypedChoiceField(
         label=_("Time per move"),
         choices=TIMEOUT_CHOICES,
@@ -286,7 +284,7 @@ class LeaderboardForm(forms.Form):
     game_type = forms.ChoiceField(
         choices=[(key, key) for key in kinds.KINDS], widget=forms.HiddenInput, required=False
     )
-    variant = forms.ChoiceField(label=_("Variant"), choices=list(vocab.VARIANTS.items()))
+    variant = forms.ChoiceField(label=_("Variant"))  # the kind's variants (__init__)
     player_count = forms.TypedChoiceField(
         label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int
     )

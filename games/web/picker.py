@@ -36,9 +36,7 @@ def games() -> list[dict[str, Any]]:
                 "counts": _("%(low)s to %(high)s players") % {"low": counts[0], "high": counts[-1]}
                 if len(counts) > 1
                 else _("%(n)s players") % {"n": counts[0]},
-                "variants": _(", ").join(
-                    str(vocab.VARIANTS.get(v) or kind.variant_title(v)) for v in meta.variants
-                ),
+                "variants": _(", ").join(kind.variant_title(v) for v in meta.variants),
                 "bots": _(", ").join(
                     str(vocab.BOT_KINDS.get(b) or kind.bot_title(b))
                     for b in sorted(bots.available_kinds(kind.key))

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games import notifications, selectors, services, webhooks
+from games import kinds, notifications, selectors, services, webhooks
 from games.errors import ServiceError
 from games.models import GameStatus
 from games.web import (
@@ -76,7 +76,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             return render(request, "profile.html#name", {**context, "saved": saved})
     ratings = [
         {
-            "variant_label": vocab.VARIANTS.get(r.variant, r.variant),
+            "variant_label": kinds.get(r.game_type).variant_title(r.variant),
             "player_count": r.player_count,
             "rating": round(r.ordinal, 2),
             "mu": round(r.mu, 2),

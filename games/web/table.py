@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.indulgence.edicts import PAPAL_BULL_FAILURE
+from games import kinds
 from games.web import vocab
 
 # Where each seat sits around the table, counted from the reader's seat (clockwise:
@@ -363,7 +364,7 @@ def table_context(
         "to_act_name": seat_name(view, to_act),
         "phase": vocab.PHASES.get(view.get("phase") or "", ""),
         "status": vocab.STATUSES.get(view["status"], view["status"]),
-        "variant": vocab.VARIANTS.get(view["variant"], view["variant"]),
+        "variant": kinds.get(view.get("game_type", kinds.DEFAULT)).variant_title(view["variant"]),
         "ruler_name": seat_name(view, view.get("ruler_seat")),
         "sinner_name": seat_name(view, view.get("sinner_seat")),
         "trump": vocab.family_name(view.get("trump")) if view.get("trump") else "",

@@ -243,7 +243,7 @@ def _lobby_line(summary: dict[str, Any]) -> dict[str, Any]:
     return {
         **summary,
         "status_label": vocab.STATUSES.get(summary["status"], summary["status"]),
-        "variant_label": vocab.VARIANTS.get(summary["variant"], summary["variant"]),
+        "variant_label": kinds.get(summary["game_type"]).variant_title(summary["variant"]),
         "players": _(", ").join(names.values()),
         "to_act_name": names.get(to_act, "") if to_act is not None else "",
     }

@@ -41,7 +41,6 @@ STATUSES = {
     "finished": pgettext_lazy("game status", "Finished"),
     "void": pgettext_lazy("game status", "Void"),
 }
-VARIANTS = {"basic": gettext_lazy("Basic"), "expert": gettext_lazy("Expert")}
 BOT_KINDS = {
     "random": gettext_lazy("Random bot"),
     "heuristic": gettext_lazy("Heuristic bot"),
