@@ -23,7 +23,7 @@ from engine.indulgence.progress import (
 )
 
 
-def _sin_cards(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
+def take_every_card(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
     # Take every scoring card (per-card edicts; pairs: all 18 cards of both families).
     mine = p.taken[sinner]
     if mine & mask == mask:
@@ -77,11 +77,11 @@ def _sin_most(edict: Edict, mask: int, sinner: int, p: Progress) -> int:
 
 
 SIN_STATUS: dict[str, SinStatusFn] = {
-    "any_family": _sin_cards,
-    "ranks": _sin_cards,
-    "even": _sin_cards,
-    "any_trump": _sin_cards,
-    "pairs": _sin_cards,
+    "any_family": take_every_card,
+    "ranks": take_every_card,
+    "even": take_every_card,
+    "any_trump": take_every_card,
+    "pairs": take_every_card,
     "last_of_family": _sin_last,
     "first_last": _sin_first_last,
     "first_to_three": _sin_first_to_three,

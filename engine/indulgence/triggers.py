@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from engine.cards import FAMILY_MASKS, FULL_DECK
 from engine.indulgence.edicts import Edict
 from engine.indulgence.progress import HandContext
-from engine.indulgence.sins import SIN_STATUS, _sin_cards
+from engine.indulgence.sins import SIN_STATUS, take_every_card
 
 _EVERY_TRICK = (1 << 12) - 1
 _FROM_THIRD_TRICK = _EVERY_TRICK & ~0b11
@@ -59,7 +59,7 @@ def decision_needs(
     first-to-three only once someone has three tricks. A sinner on one edict: last-X is
     undecided until the family is all played (its last taker is unknown), first-to-three
     until someone has three tricks; a sin on taking every card of a set (per-card kinds,
-    pairs: ``_sin_cards``), undecided before the trick, fails only when another seat
+    pairs: ``take_every_card``), undecided before the trick, fails only when another seat
     takes one of them and succeeds only once none is left unplayed, so after a trick the
     sinner won the hand goes on while one is unplayed. A papal-bull sinner: one failing
     side ends the hand, so nothing is needed.
@@ -79,7 +79,7 @@ def decision_needs(
             need_gone = masks[0]
         elif kind == "first_to_three":
             need_three = True
-        elif SIN_STATUS[kind] is _sin_cards:
+        elif SIN_STATUS[kind] is take_every_card:
             sin_cards = masks[0]
     return need_gone, need_three, sin_cards
 

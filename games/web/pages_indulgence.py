@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from games import kinds, selectors
 from games.models import GameStatus
-from games.web import endgame, table, vocab
+from games.web import endgame, indulgence_vocab, table
 
 TABLE_TEMPLATE = "games/table.html"
 TABLE_PARTS = frozenset(
@@ -128,7 +128,7 @@ def move_text(move: dict[str, Any], view: dict[str, Any]) -> str:
     if kind == "play":
         text = _("%(name)s played %(card)s.") % {
             "name": who,
-            "card": vocab.card_label(action["card"]),
+            "card": indulgence_vocab.card_label(action["card"]),
         }
         if action.get("indulgence"):
             text += " " + _("(with the Indulgence ring)")
@@ -136,7 +136,7 @@ def move_text(move: dict[str, Any], view: dict[str, Any]) -> str:
     if kind == "choose_edict":
         return _("%(name)s chose the edict “%(edict)s”.") % {
             "name": who,
-            "edict": vocab.edict_title(action["edict"]),
+            "edict": indulgence_vocab.edict_title(action["edict"]),
         }
     if kind == "sin":
         return _("%(name)s sinned.") % {"name": who}
@@ -145,14 +145,14 @@ def move_text(move: dict[str, Any], view: dict[str, Any]) -> str:
     if kind == "name_trump":
         return _("%(name)s named %(family)s as trump.") % {
             "name": who,
-            "family": vocab.family_name(action["family"]),
+            "family": indulgence_vocab.family_name(action["family"]),
         }
     if kind == "papal_bull":
         return _("%(name)s played a papal bull.") % {"name": who}
     if kind == "resolve_tie":
         return _("%(name)s settled a tie for %(family)s on %(seat)s.") % {
             "name": who,
-            "family": vocab.family_name(action["family"]),
+            "family": indulgence_vocab.family_name(action["family"]),
             "seat": table.seat_label(view, action["seat"]),
         }
     return who
@@ -164,7 +164,7 @@ def rules_context() -> dict[str, Any]:
 
     edicts = [
         {
-            **vocab.edict_display(e.as_dict()),
+            **indulgence_vocab.edict_display(e.as_dict()),
             "basic": e.basic,
             "amount": e.edict_amount,
             "reward": e.sin_reward,

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from games import disputes, selectors
 from games.errors import ServiceError
-from games.web import forms, pages, pages_indulgence, table, vocab
+from games.web import forms, indulgence_vocab, pages, pages_indulgence, table
 from games.web.views import _bad_request, _game_or_404, _is_htmx
 
 
@@ -22,14 +22,14 @@ def hand_history(view: dict[str, Any], summary: dict[str, Any]) -> dict[str, Any
     Ruler, the edicts, who sinned or passed, every trick, the payments."""
     shown = table.settlement_display(view, summary)
     assert shown is not None
-    edicts = [vocab.edict_title(e) for e in summary["edicts_in_force"]]
+    edicts = [indulgence_vocab.edict_title(e) for e in summary["edicts_in_force"]]
     if summary.get("papal_bull"):
-        edicts.insert(0, vocab.edict_title("papal bull"))
+        edicts.insert(0, indulgence_vocab.edict_title("papal bull"))
     shown.update(
         {
             "edicts": edicts,
             "edicts_text": _(", ").join(edicts),
-            "trump": vocab.family_name(summary["trump"]) if summary.get("trump") else "",
+            "trump": indulgence_vocab.family_name(summary["trump"]) if summary.get("trump") else "",
             "decisions": [
                 {
                     "name": table.seat_name(view, d["seat"]),

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from engine.indulgence.edicts import PAPAL_BULL_FAILURE
 from games import kinds
-from games.web import vocab
+from games.web import indulgence_vocab, vocab
 
 # Where each seat sits around the table, counted from the reader's seat (clockwise:
 # seat s+1 sits to the left of seat s).
@@ -61,8 +61,8 @@ def card_face(card: str | None, *, ring: bool = False) -> dict[str, Any]:
     """A card as the template draws it; ``None`` is a face-down card."""
     if card is None:
         return {"id": None, "face_down": True, "label": _("a face-down card")}
-    family = vocab.FAMILY_OF_LETTER[card[0]]
-    label = vocab.card_label(card)
+    family = indulgence_vocab.FAMILY_OF_LETTER[card[0]]
+    label = indulgence_vocab.card_label(card)
     if ring:
         label = _("%(card)s with the Indulgence ring") % {"card": label}
     return {
@@ -98,13 +98,15 @@ def hand_display(view: dict[str, Any]) -> tuple[list[dict[str, Any]], str, bool]
     if my_turn_to_play and len(playable) < len(view["my_hand"]):
         led = trick.get("led_family")
         if trick.get("plays") and led:
-            reason = _("You must follow %(family)s.") % {"family": vocab.family_name(led)}
+            reason = _("You must follow %(family)s.") % {
+                "family": indulgence_vocab.family_name(led)
+            }
         else:
             named = sorted(
                 {family for edict in view["edicts_in_play"] for family in edict["families"]}
                 | ({view["trump"]} if view.get("trump") else set())
             )
-            families = _(", ").join(vocab.family_name(f) for f in named)
+            families = _(", ").join(indulgence_vocab.family_name(f) for f in named)
             reason = _(
                 "In the first trick you may not lead %(families)s while you hold another family."
             ) % {"families": families}
@@ -131,11 +133,13 @@ def controls_display(view: dict[str, Any]) -> list[dict[str, Any]]:
         elif kind == "papal_bull":
             label = _("Play your papal bull: every edict in the row is in force")
         elif kind == "name_trump":
-            label = _("Name %(family)s as trump") % {"family": vocab.family_name(action["family"])}
+            label = _("Name %(family)s as trump") % {
+                "family": indulgence_vocab.family_name(action["family"])
+            }
         elif kind == "resolve_tie":
             label = _("%(name)s counts as having the most %(family)s") % {
                 "name": seat_name(view, action["seat"]),
-                "family": vocab.family_name(action["family"]),
+                "family": indulgence_vocab.family_name(action["family"]),
             }
         else:
             continue
@@ -165,8 +169,10 @@ def settlement_display(
         "hand": settlement["hand"],
         "ruler": seat_name(view, settlement["ruler"]),
         "sinner": seat_name(view, sinner),
-        "edicts": [vocab.edict_title(e) for e in settlement["edicts_in_force"]],
-        "edicts_text": _(", ").join(vocab.edict_title(e) for e in settlement["edicts_in_force"]),
+        "edicts": [indulgence_vocab.edict_title(e) for e in settlement["edicts_in_force"]],
+        "edicts_text": _(", ").join(
+            indulgence_vocab.edict_title(e) for e in settlement["edicts_in_force"]
+        ),
         "papal_bull": bool(settlement.get("papal_bull")),
         "outcome": outcome,
         "last_trick": None
@@ -182,7 +188,7 @@ def settlement_display(
                 "owed": p["owed"],
                 "paid": p["paid"],
                 "short": p["paid"] < p["owed"],
-                "reason": vocab.payment_reason(p["reason"]),
+                "reason": indulgence_vocab.payment_reason(p["reason"]),
             }
             for p in settlement["payments"]
         ],
@@ -344,7 +350,7 @@ def table_context(
     legal_edicts = {a["edict"] for a in view["legal_actions"] if a["type"] == "choose_edict"}
     row = []
     for edict in view.get("edict_row") or []:
-        shown = vocab.edict_display(edict)
+        shown = indulgence_vocab.edict_display(edict)
         if edict["id"] in legal_edicts:
             shown["action"] = action_json({"type": "choose_edict", "edict": edict["id"]})
         row.append(shown)
@@ -362,16 +368,18 @@ def table_context(
         "can_play": any(card["legal"] for card in cards),
         "my_turn": my_turn,
         "to_act_name": seat_name(view, to_act),
-        "phase": vocab.PHASES.get(view.get("phase") or "", ""),
+        "phase": indulgence_vocab.PHASES.get(view.get("phase") or "", ""),
         "status": vocab.STATUSES.get(view["status"], view["status"]),
         "variant": kinds.get(view.get("game_type", kinds.DEFAULT)).variant_title(view["variant"]),
         "ruler_name": seat_name(view, view.get("ruler_seat")),
         "sinner_name": seat_name(view, view.get("sinner_seat")),
-        "trump": vocab.family_name(view.get("trump")) if view.get("trump") else "",
+        "trump": indulgence_vocab.family_name(view.get("trump")) if view.get("trump") else "",
         "row": row,
-        "in_force": [vocab.edict_display(e) for e in view.get("edicts_in_play") or []],
+        "in_force": [indulgence_vocab.edict_display(e) for e in view.get("edicts_in_play") or []],
         "trick": plays_display(view, trick["plays"]),
-        "led_family": vocab.family_name(trick.get("led_family")) if trick.get("led_family") else "",
+        "led_family": indulgence_vocab.family_name(trick.get("led_family"))
+        if trick.get("led_family")
+        else "",
         "last_trick": None
         if last is None
         else {
@@ -400,7 +408,7 @@ def table_context(
         if not result
         else {
             "winner": seat_name(view, result["winner_seat"]),
-            "reason": vocab.RESULT_REASONS.get(result["reason"], result["reason"]),
+            "reason": indulgence_vocab.RESULT_REASONS.get(result["reason"], result["reason"]),
         },
         "live": view["status"] in ("open", "in_progress"),
     }

@@ -21,8 +21,8 @@ import engine.indulgence as rules
 from engine.cards import CARD_IDS
 from games import selectors, services
 from games.models import Event, GameStatus
+from games.web.indulgence_vocab import card_label
 from games.web.views import TABLE_PARTS
-from games.web.vocab import card_label
 from tests.api.conftest import Bearer
 from tests.api.support import Client, game_url
 from tests.api.test_live_game import Inspector

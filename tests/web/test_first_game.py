@@ -16,7 +16,7 @@ from django.test import Client
 import engine.indulgence as rules
 from games import selectors, services
 from games.models import Game, GameStatus, Invitation, RatingChange
-from games.web import table, vocab
+from games.web import indulgence_vocab, table
 from tests.api.support import finished_game
 from tests.web.conftest import client_for
 
@@ -148,10 +148,10 @@ class TestHandOver:
         assert f"The last trick: {winner} took it" in page
         html = client.get(f"/games/{bot_game.pk}/").content.decode()
         for play in last["plays"]:
-            assert f'aria-label="{vocab.card_label(play["card"])}' in html
+            assert f'aria-label="{indulgence_vocab.card_label(play["card"])}' in html
         [settlement] = selectors.hand_settlements(game=bot_game)
         for payment in settlement.payments:
-            assert vocab.payment_reason(payment["reason"]) in page
+            assert indulgence_vocab.payment_reason(payment["reason"]) in page
         if not settlement.payments:
             assert "Nobody paid anything." in page
         assert "Florins after the hand:" in page
@@ -287,7 +287,7 @@ class TestHistoryAndReplay:
             chunk = next(c for c in chunks if c.startswith(f"{hand['number']} Ruler:"))
             assert f"Ruler: {names[hand['ruler']]}" in chunk
             for edict in hand["edicts_in_force"]:
-                assert vocab.edict_title(edict) in chunk
+                assert indulgence_vocab.edict_title(edict) in chunk
             if hand["sinner"] is None:
                 assert "Nobody sinned" in chunk
             else:
@@ -296,11 +296,12 @@ class TestHistoryAndReplay:
             assert f"{tricks} trick{'s' if tricks != 1 else ''}" in chunk
             for trick in hand["tricks"]:
                 plays = " · ".join(
-                    f"{names[p['seat']]}: {vocab.card_label(p['card'])}" for p in trick["plays"]
+                    f"{names[p['seat']]}: {indulgence_vocab.card_label(p['card'])}"
+                    for p in trick["plays"]
                 )
                 assert f"{plays} → taken by {names[trick['winner']]}" in chunk
             for payment in hand["payments"]:
-                assert vocab.payment_reason(payment["reason"]) in chunk
+                assert indulgence_vocab.payment_reason(payment["reason"]) in chunk
             assert f"Replay hand {hand['number']}" in chunk
 
     def test_the_history_is_public_while_the_game_is_played_and_shows_no_deal(

@@ -14,7 +14,7 @@ import engine.indulgence as rules
 from engine.cards import ids_of
 from games import selectors, services
 from games.models import Game, Move
-from games.web import vocab
+from games.web import indulgence_vocab
 from tests.web.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -233,10 +233,10 @@ class TestPlaying:
         else:
             pytest.fail("never had to follow a family")
         html = client_for(user).get(table_url(three_humans)).content.decode()
-        led = vocab.family_name(trick["led_family"])
+        led = indulgence_vocab.family_name(trick["led_family"])
         assert f'<p id="why" class="why">You must follow {led}.</p>' in html
         for card in view["my_hand"]:
-            label = f'aria-label="{vocab.card_label(card)}"'
+            label = f'aria-label="{indulgence_vocab.card_label(card)}"'
             assert label in html
             disabled = f'{label} disabled aria-describedby="why"' in html
             assert disabled == (card not in playable)
@@ -317,7 +317,7 @@ class TestPlaying:
         assert "Hand 1 is over" in html
         assert "Continue to hand 2" in html
         for payment in settlement["payments"]:
-            assert vocab.payment_reason(payment["reason"]) in html.replace("&#x27;", "'")
+            assert indulgence_vocab.payment_reason(payment["reason"]) in html.replace("&#x27;", "'")
         if not settlement["payments"]:
             assert "Nobody paid anything." in html
         player.post(table_url(three_humans, "seen"), {"hand": 1})
@@ -381,7 +381,7 @@ class TestHiddenCards:
                         if seat == reader:
                             continue
                         for card in cards:
-                            assert f'aria-label="{vocab.card_label(card)}"' not in text
+                            assert f'aria-label="{indulgence_vocab.card_label(card)}"' not in text
                             assert f">{card}<" not in text
                             assert f" {card} " not in text
                 checked += 1
@@ -407,7 +407,7 @@ def _without_hand_over(text: str, game: Game) -> str:
     record = rules.state_from_json(game.snapshot).history[-1]
     shown = {ids_of(1 << card)[0] for _seat, card, _ring in record.tricks[-1].plays}
     for card in ids_of((1 << 36) - 1):  # "Medici 7", "Medici 7 with the Indulgence ring"
-        drawn = re.search(f'aria-label="{re.escape(vocab.card_label(card))}[" ]', panel)
+        drawn = re.search(f'aria-label="{re.escape(indulgence_vocab.card_label(card))}[" ]', panel)
         assert bool(drawn) == (card in shown)
     return text[:start] + text[end:]
 
