@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -239,6 +240,25 @@ def test_a_move_announced_before_the_stream_opens_still_reaches_the_table(
     )
 
 
+def _hold_first_render(
+    monkeypatch: Any, which: Callable[[Any], bool]
+) -> tuple[threading.Event, threading.Event]:
+    """The live server runs in this process: the first table it renders for a request
+    ``which`` accepts is held back (``held`` is set) until ``release`` is set."""
+    held, release = threading.Event(), threading.Event()
+    render = web_views._table_render
+
+    def hold_the_first(request: Any, *args: Any, **kwargs: Any) -> Any:
+        response = render(request, *args, **kwargs)
+        if which(request) and not held.is_set():
+            held.set()
+            release.wait(20)
+        return response
+
+    monkeypatch.setattr(web_views, "_table_render", hold_the_first)
+    return held, release
+
+
 def test_a_move_announced_while_the_table_is_loading_still_reaches_the_table(
     live_server: Any, new_page: Any, django_user_model: Any, monkeypatch: Any
 ) -> None:
@@ -253,19 +273,8 @@ def test_a_move_announced_while_the_table_is_loading_still_reaches_the_table(
     game = game_with_seed(creator=users[0], player_count=4, rated=False, seed="race")
     for seat in (1, 2, 3):
         services.game_join(game_id=game.pk, user=users[seat])
-    # The live server runs in this process: its first live update of the table is
-    # rendered, then held back until the next move has been announced.
-    rendered, release = threading.Event(), threading.Event()
-    render = web_views._table_render
-
-    def slow_first_update(request: Any, *args: Any, **kwargs: Any) -> Any:
-        response = render(request, *args, **kwargs)
-        if "since" in request.GET and not rendered.is_set():
-            rendered.set()
-            release.wait(20)
-        return response
-
-    monkeypatch.setattr(web_views, "_table_render", slow_first_update)
+    # Its first live update of the table is held back until the next move is announced.
+    rendered, release = _hold_first_render(monkeypatch, lambda request: "since" in request.GET)
     page = new_page()
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -316,16 +325,6 @@ def test_a_click_while_the_table_is_loading_is_sent_and_not_lost(
     # which started the second, and htmx queued the move behind it; when the second
     # fetch swapped the table in, the move's form was gone and htmx dropped it unsent.
     game, _ = _bob_to_act(django_user_model, "lost-click")
-    held, release = threading.Event(), threading.Event()
-    render = web_views._table_render
-
-    def hold_the_first_fetch(request: Any, *args: Any, **kwargs: Any) -> Any:
-        response = render(request, *args, **kwargs)
-        if request.method == "GET" and not held.is_set():
-            held.set()
-            release.wait(20)
-        return response
-
     page = new_page()
     log_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -337,7 +336,7 @@ def test_a_click_while_the_table_is_loading_is_sent_and_not_lost(
         re.compile(r"/games/\d+/\?since="),
         lambda route: route.continue_(url=route.request.url.split("?")[0]),
     )
-    monkeypatch.setattr(web_views, "_table_render", hold_the_first_fetch)
+    held, release = _hold_first_render(monkeypatch, lambda request: request.method == "GET")
     page.evaluate(
         "() => { const t = document.getElementById('table');"
         " htmx.trigger(t, 'indulgence:poll'); htmx.trigger(t, 'indulgence:poll'); }"
