@@ -323,6 +323,8 @@ def _table_render(
         game, request.user
     )
     context["error"] = error
+    # The full record, once published (api.md): a game that never started has none.
+    context["record_out"] = selectors.record_published(game) and game.snapshot is not None
     context["announce"] = game_pages.announcement(context) if announce else ""
     if _is_htmx(request):
         return render(request, f"{game_pages.TABLE_TEMPLATE}#{part}", context, status=status)
