@@ -115,3 +115,20 @@ def wait_until_a_request_waits_for_a_lock() -> bool:
                 return True
             time.sleep(0.1)
     return False
+
+
+def played_out(owner: Any, game_type: str, *, seed: str, **create: Any) -> Game:
+    """A sandbox game of ``game_type`` (``create``: player count, variant, bots, options)
+    played to its end: the owner at seat 0 plays random legal actions, the server's own
+    steps and bots' turns run through the services (``server_steps``)."""
+    game = services.game_create(
+        creator=owner, game_type=game_type, rated=False, seed=seed, **create
+    )
+    kind, rng = kinds.of(game), random.Random(0)
+    for _ in range(3000):
+        game = server_steps(game)
+        if game.status != GameStatus.IN_PROGRESS:
+            return game
+        actions = kind.engine.legal_actions(kind.load(game.snapshot), 0)
+        services.action_submit(game_id=game.pk, user=owner, action=rng.choice(actions))
+    raise AssertionError(f"the {game_type} game did not end")

@@ -4,16 +4,15 @@ the record downloads as the API's export (anyone may read a published record).""
 from __future__ import annotations
 
 import json
-import random
 import re
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from games import kinds, services
-from games.models import Game, GameStatus
-from tests.helpers import server_steps
+from games import services
+from games.models import GameStatus
+from tests.helpers import played_out
 from tests.web.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -31,21 +30,6 @@ GAMES = {
 LINK = re.compile(r'<a href="([^"]+)" download="game-(\d+)\.json"')
 
 
-def _played_out(owner: Any, game_type: str) -> Game:
-    """The game, created with a fixed seed, with seat 0 playing random legal actions."""
-    game = services.game_create(
-        creator=owner, game_type=game_type, rated=False, seed="after", **GAMES[game_type]
-    )
-    kind, rng = kinds.of(game), random.Random(0)
-    for _ in range(3000):
-        game = server_steps(game)
-        if game.status != GameStatus.IN_PROGRESS:
-            return game
-        actions = kind.engine.legal_actions(kind.load(game.snapshot), 0)
-        services.action_submit(game_id=game.pk, user=owner, action=rng.choice(actions))
-    raise AssertionError(f"the {game_type} game did not end")
-
-
 @pytest.mark.parametrize("game_type", list(GAMES))
 def test_a_finished_game_links_its_replay_and_its_full_record(owner: Any, game_type: str) -> None:
     game = services.game_create(
@@ -53,7 +37,7 @@ def test_a_finished_game_links_its_replay_and_its_full_record(owner: Any, game_t
     )
     running = client_for(owner).get(f"/games/{game.pk}/").content.decode()
     assert "Download the full record" not in running  # published once the game is over
-    game = _played_out(owner, game_type)
+    game = played_out(owner, game_type, seed="after", **GAMES[game_type])
     assert game.status == GameStatus.FINISHED
     for client in (client_for(owner), Client()):  # a seat, and anyone
         page = client.get(f"/games/{game.pk}/").content.decode()
@@ -89,7 +73,7 @@ def test_a_game_called_off_before_it_started_has_no_record_to_link(owner: Any) -
 
 
 def test_the_link_reads_in_japanese(owner: Any) -> None:
-    game = _played_out(owner, "indulgence")
+    game = played_out(owner, "indulgence", seed="after", **GAMES["indulgence"])
     services.player_language_set(user=owner, language="ja")
     page = client_for(owner).get(f"/games/{game.pk}/").content.decode()
     assert "全記録をダウンロード（JSON）" in page
