@@ -49,6 +49,21 @@ SEED = "browser-hand-2"
 HEURISTIC_BOTS = [(1, "heuristic"), (2, "heuristic"), (3, "heuristic")]
 
 
+def _at_the_fixed_deal(
+    live_server: Any, new_page: Any, django_user_model: Any, *, javascript: bool
+) -> tuple[Game, Any]:
+    """A signed-in player's page at a sandbox game of the fixed deal (seat 0, heuristic
+    bots in the other seats)."""
+    user = django_user_model.objects.create_user(username="ruler", password="pw")
+    game = services.game_create(
+        creator=user, player_count=4, rated=False, seed=SEED, bots=HEURISTIC_BOTS
+    )
+    page = new_page(javascript=javascript)
+    log_in(page, live_server.url, "ruler")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    return game, page
+
+
 def _play_cards_until_settled(page: Any, hand: int) -> int:
     """Click the first playable card whenever it is my turn until the hand is settled (the
     table then stays on the hand that ended until I move on)."""
@@ -68,13 +83,7 @@ def _play_cards_until_settled(page: Any, hand: int) -> int:
 def test_a_whole_hand_by_clicking_edict_sin_or_pass_cards_and_the_settlement(
     live_server: Any, new_page: Any, django_user_model: Any
 ) -> None:
-    user = django_user_model.objects.create_user(username="ruler", password="pw")
-    game = services.game_create(
-        creator=user, player_count=4, rated=False, seed=SEED, bots=HEURISTIC_BOTS
-    )
-    page = new_page()
-    log_in(page, live_server.url, "ruler")
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    game, page = _at_the_fixed_deal(live_server, new_page, django_user_model, javascript=True)
     # Hand 1: I am the Ruler and choose an edict from the row.
     expect(page.locator("#status")).to_contain_text("Your turn")
     first_edict = page.locator("#edicts article.edict").first
@@ -159,13 +168,7 @@ def test_the_table_can_be_played_without_javascript(
 def test_without_javascript_a_whole_hand_then_continue_then_the_next_hand(
     live_server: Any, new_page: Any, django_user_model: Any
 ) -> None:
-    user = django_user_model.objects.create_user(username="plain", password="pw")
-    game = services.game_create(
-        creator=user, player_count=4, rated=False, seed=SEED, bots=HEURISTIC_BOTS
-    )
-    page = new_page(javascript=False)
-    log_in(page, live_server.url, "plain")
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    game, page = _at_the_fixed_deal(live_server, new_page, django_user_model, javascript=False)
     # Hand 1 of this deal: my edict and my 9 cards; then hand 2's sin-or-pass.
     assert _plain_steps(page, live_server.url, game, 11) == 1
     assert selectors.hand_settlements(game=game)[0].payments
