@@ -323,7 +323,8 @@ def _table_render(
         game, request.user
     )
     context["error"] = error
-    # The full record, once published (api.md): a game that never started has none.
+    # The full record, once published (api.md): a game that never started has none. A
+    # finished game always has one, so this also decides the replay link (after_game.html).
     context["record_out"] = selectors.record_published(game) and game.snapshot is not None
     context["announce"] = game_pages.announcement(context) if announce else ""
     if _is_htmx(request):
